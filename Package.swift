@@ -1,0 +1,114 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// Our own targets treat every warning as an error: "zero warnings" is enforced by the build,
+// not by a reviewer's eyes.
+let strict: [SwiftSetting] = [
+    .treatAllWarnings(as: .error),
+]
+
+let package = Package(
+    name: "Roster",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "roster", targets: ["roster"]),
+        .executable(name: "roster-server", targets: ["roster-server"]),
+        .library(name: "RosterKit", targets: ["RosterKit"]),
+        .library(name: "RosterServer", targets: ["RosterServer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // ncursesw; shim.h wraps the macros and globals Swift cannot import. No `pkgConfig:`
+        // here: pkg-config's only flags for ncursesw are -D defines, which SwiftPM drops with a
+        // warning; shim.h defines what is needed itself. `make deps` checks pkg-config instead.
+        .systemLibrary(
+            name: "CNCursesW",
+            providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]
+        ),
+        // The network core: wire models, endpoints, API client, repository. No UI, no server.
+        .target(
+            name: "RosterKit",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        // Test doubles shared by the test targets of every layer (scripted transport,
+        // in-memory repository, manual clock).
+        .target(
+            name: "RosterKitTestSupport",
+            dependencies: ["RosterKit", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        // @MainActor view models: pure Swift, no ncurses, no transport.
+        .target(
+            name: "RosterApp",
+            dependencies: ["RosterKit"],
+            swiftSettings: strict
+        ),
+        // The ncurses front end.
+        .target(
+            name: "RosterTUI",
+            dependencies: ["RosterApp", "RosterKit", "CNCursesW"],
+            swiftSettings: strict
+        ),
+        // The user API server as a library (Hummingbird + SQLite through GRDB).
+        .target(
+            name: "RosterServer",
+            dependencies: [
+                "RosterKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Resources/openapi.json")],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "roster",
+            dependencies: [
+                "RosterTUI", "RosterApp", "RosterKit", "RosterServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "roster-server",
+            dependencies: [
+                "RosterServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "RosterKitTests",
+            dependencies: ["RosterKit", "RosterKitTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "RosterServerTests",
+            dependencies: ["RosterServer", "RosterKit", "RosterKitTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "RosterAppTests",
+            dependencies: ["RosterApp", "RosterKit", "RosterKitTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "RosterTUITests",
+            dependencies: ["RosterTUI", "RosterApp", "RosterKit", "RosterKitTestSupport"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["RosterKit"],
+            swiftSettings: strict
+        ),
+    ]
+)

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Every call of the user API (see DESIGN.md, "Wire contract").
+public enum UserEndpoint: Endpoint, Equatable {
+    case list(UserQuery)
+    case get(id: String)
+    case create(UserDraft)
+    case update(id: String, UserDraft)
+    case delete(id: String)
+    case health
+
+    static let usersPath = ["api", "v1", "users"]
+
+    public var method: HTTPMethod {
+        switch self {
+        case .list, .get, .health: .get
+        case .create: .post
+        case .update: .put
+        case .delete: .delete
+        }
+    }
+
+    public var pathSegments: [String] {
+        switch self {
+        case .list, .create: Self.usersPath
+        case .get(let id), .update(let id, _), .delete(let id): Self.usersPath + [id]
+        case .health: ["api", "v1", "health"]
+        }
+    }
+
+    public var queryParameters: [(name: String, value: String)] {
+        if case .list(let query) = self { return query.parameters }
+        return []
+    }
+
+    public func encodeBody(with encoder: JSONEncoder) throws -> Data? {
+        switch self {
+        case .create(let draft), .update(_, let draft): try encoder.encode(draft)
+        case .list, .get, .delete, .health: nil
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+
+/// Everything that can go wrong talking to the user API, in terms a person can act on.
+/// Cancellation is not here: a cancelled call throws `CancellationError` and is never shown.
+public enum APIError: Error, Sendable, Equatable {
+    // The request never got an HTTP answer.
+    case offline
+    case cannotConnect(host: String)
+    case timedOut
+    case connectionLost
+    case responseTooLarge(limitBytes: Int)
+    case transportFailed(String)
+    case invalidRequest(String)
+
+    // The server answered with an error status.
+    case badRequest(ErrorBody?)
+    case unauthorized(ErrorBody?)
+    case forbidden(ErrorBody?)
+    case notFound(ErrorBody?)
+    case conflict(ErrorBody?)
+    case payloadTooLarge(ErrorBody?)
+    case unsupportedMediaType(ErrorBody?)
+    case validationFailed(ErrorBody?)
+    case rateLimited(retryAfter: Duration?, ErrorBody?)
+    case serviceUnavailable(retryAfter: Duration?, ErrorBody?)
+    case serverError(status: Int, ErrorBody?)
+    case unexpectedStatus(status: Int, ErrorBody?)
+
+    // The server answered 2xx, but not with what the contract promises.
+    case decodingFailed(DecodingFailure)
+    case unsuccessfulResponse(ErrorBody?)
+    case missingData
+
+    /// Builds the error for a non-2xx status and whatever error body came with it.
+    public static func forStatus(_ status: Int, body: ErrorBody?, retryAfter: Duration?) -> APIError {
+        switch status {
+        case 400: .badRequest(body)
+        case 401: .unauthorized(body)
+        case 403: .forbidden(body)
+        case 404: .notFound(body)
+        case 409: .conflict(body)
+        case 413: .payloadTooLarge(body)
+        case 415: .unsupportedMediaType(body)
+        case 422: .validationFailed(body)
+        case 429: .rateLimited(retryAfter: retryAfter, body)
+        case 503: .serviceUnavailable(retryAfter: retryAfter, body)
+        case 500...599: .serverError(status: status, body)
+        default: .unexpectedStatus(status: status, body)
+        }
+    }
+
+    /// Whether the same request may succeed if sent again: transport failures, 5xx, 429 and
+    /// 503 can; a request the server rejected (4xx) or could not be read will fail the same way.
+    public var isRetryable: Bool {
+        switch self {
+        case .offline, .cannotConnect, .timedOut, .connectionLost, .transportFailed,
+             .rateLimited, .serviceUnavailable, .serverError:
+            true
+        case .responseTooLarge, .invalidRequest, .badRequest, .unauthorized, .forbidden, .notFound,
+             .conflict, .payloadTooLarge, .unsupportedMediaType, .validationFailed,
+             .unexpectedStatus, .decodingFailed, .unsuccessfulResponse, .missingData:
+            false
+        }
+    }
+
+    /// The HTTP status, when the server answered.
+    public var status: Int? {
+        switch self {
+        case .badRequest: 400
+        case .unauthorized: 401
+        case .forbidden: 403
+        case .notFound: 404
+        case .conflict: 409
+        case .payloadTooLarge: 413
+        case .unsupportedMediaType: 415
+        case .validationFailed: 422
+        case .rateLimited: 429
+        case .serviceUnavailable: 503
+        case .serverError(let status, _), .unexpectedStatus(let status, _): status
+        default: nil
+        }
+    }
+
+    /// The server's own error body, when it sent one.
+    public var body: ErrorBody? {
+        switch self {
+        case .badRequest(let body), .unauthorized(let body), .forbidden(let body), .notFound(let body),
+             .conflict(let body), .payloadTooLarge(let body), .unsupportedMediaType(let body),
+             .validationFailed(let body), .unsuccessfulResponse(let body):
+            body
+        case .rateLimited(_, let body), .serviceUnavailable(_, let body),
+             .serverError(_, let body), .unexpectedStatus(_, let body):
+            body
+        default:
+            nil
+        }
+    }
+
+    /// The per-field problems of a 409 or 422, for a form to show under its fields.
+    public var fieldErrors: [FieldError] {
+        body?.fields ?? []
+    }
+
+    /// How long the server asked us to wait before trying again (429, 503).
+    public var retryAfter: Duration? {
+        switch self {
+        case .rateLimited(let delay, _), .serviceUnavailable(let delay, _): delay
+        default: nil
+        }
+    }
+}
+
+/// Where and why a body could not be decoded. The raw body is kept for the log, not shown.
+public struct DecodingFailure: Sendable, Equatable {
+    /// The JSON path of the bad value, e.g. `data.items[3].email`; empty for the whole body.
+    public var path: String
+    public var reason: String
+    /// The start of the body as received (at most `rawBodyLimit` bytes, lossily decoded).
+    public var rawBody: String
+
+    public static let rawBodyLimit = 2048
+
+    public init(path: String, reason: String, rawBody: String) {
+        self.path = path
+        self.reason = reason
+        self.rawBody = rawBody
+    }
+
+    public init(_ error: any Error, body: Data) {
+        let snippet = String(decoding: body.prefix(Self.rawBodyLimit), as: UTF8.self)
+        guard let decodingError = error as? DecodingError else {
+            self.init(path: "", reason: String(describing: error), rawBody: snippet)
+            return
+        }
+        switch decodingError {
+        case .keyNotFound(let key, let context):
+            self.init(path: Self.path(context.codingPath + [key]), reason: "is missing", rawBody: snippet)
+        case .valueNotFound(_, let context):
+            self.init(path: Self.path(context.codingPath), reason: "is null", rawBody: snippet)
+        case .typeMismatch(let type, let context):
+            self.init(path: Self.path(context.codingPath), reason: "is not a \(Self.jsonTypeName(type))", rawBody: snippet)
+        case .dataCorrupted(let context):
+            let reason = context.codingPath.isEmpty ? "is not valid JSON" : context.debugDescription
+            self.init(path: Self.path(context.codingPath), reason: reason, rawBody: snippet)
+        @unknown default:
+            self.init(path: "", reason: String(describing: decodingError), rawBody: snippet)
+        }
+    }
+
+    static func path(_ keys: [any CodingKey]) -> String {
+        var result = ""
+        for key in keys {
+            if let index = key.intValue {
+                result += "[\(index)]"
+            } else {
+                result += result.isEmpty ? key.stringValue : "." + key.stringValue
+            }
+        }
+        return result
+    }
+
+    private static func jsonTypeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "string"
+        case is Bool.Type: "boolean"
+        case is Int.Type, is Double.Type, is Int64.Type: "number"
+        default: "\(type)".lowercased()
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Removes secrets from what is logged: credentials in headers and tokens in query strings.
+public enum Redaction {
+    public static let placeholder = "<redacted>"
+
+    static let sensitiveHeaders: Set<String> = [
+        "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "x-auth-token",
+    ]
+
+    /// Query parameter names whose values are secrets, matched case-insensitively as substrings
+    /// ("access_token", "api_key", "client_secret"…).
+    static let sensitiveQueryFragments = ["token", "key", "secret", "password", "passwd", "auth", "signature", "session"]
+
+    public static func headers(_ headers: HTTPHeaders) -> HTTPHeaders {
+        HTTPHeaders(headers.map { field in
+            (field.name, sensitiveHeaders.contains(field.name.lowercased()) ? placeholder : field.value)
+        })
+    }
+
+    /// The URL as text with the values of sensitive query parameters and any user:password
+    /// replaced.
+    public static func url(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return placeholder }
+        if components.user != nil || components.password != nil {
+            components.user = nil
+            components.password = nil
+        }
+        if let query = components.percentEncodedQuery {
+            components.percentEncodedQuery = query.split(separator: "&", omittingEmptySubsequences: false)
+                .map { pair -> String in
+                    let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                    let name = String(parts[0])
+                    guard parts.count == 2, isSensitive(queryName: name) else { return String(pair) }
+                    return name + "=" + placeholder
+                }
+                .joined(separator: "&")
+        }
+        return components.string ?? placeholder
+    }
+
+    static func isSensitive(queryName: String) -> Bool {
+        let name = (queryName.removingPercentEncoding ?? queryName).lowercased()
+        return sensitiveQueryFragments.contains { name.contains($0) }
+    }
+}

@@ -1,0 +1,27 @@
+/// What a person submits to create or update a user. Role and status may be left out on
+/// create (the server picks `member` and `active`) and on update (unchanged).
+public struct UserDraft: Codable, Sendable, Equatable, Hashable {
+    public var name: String
+    public var email: String
+    public var role: Role?
+    public var status: Status?
+
+    public init(name: String, email: String, role: Role? = nil, status: Status? = nil) {
+        self.name = name
+        self.email = email
+        self.role = role
+        self.status = status
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name, email, role, status
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(email, forKey: .email)
+        try container.encodeIfPresent(role, forKey: .role)
+        try container.encodeIfPresent(status, forKey: .status)
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import RosterKit
+
+/// A `UserRepository` held in memory, with the server's semantics (search, sort with id
+/// tie-break, paging, validation, unique emails) and knobs for tests: per-call delays on an
+/// injected clock, scripted failures, and a record of every call.
+public actor InMemoryUserRepository: UserRepository {
+    public enum Operation: Sendable, Hashable {
+        case list, get, create, update, delete
+    }
+
+    public enum Call: Sendable, Equatable {
+        case list(UserQuery)
+        case get(id: String)
+        case create(UserDraft)
+        case update(id: String, UserDraft)
+        case delete(id: String)
+
+        public var operation: Operation {
+            switch self {
+            case .list: .list
+            case .get: .get
+            case .create: .create
+            case .update: .update
+            case .delete: .delete
+            }
+        }
+    }
+
+    private var users: [String: User]
+    private var nextID: Int
+    private var failures: [(operation: Operation?, error: APIError)] = []
+    private var delays: [Operation: Duration] = [:]
+    private var listDelay: (@Sendable (UserQuery) -> Duration)?
+    private let clock: any Clock<Duration>
+    private var now: Date
+
+    /// Every call, in the order they arrived (before any delay or failure).
+    public private(set) var calls: [Call] = []
+
+    /// - Parameters:
+    ///   - users: the directory's contents, stored as given (not validated: tests may need
+    ///     names no server would accept).
+    ///   - clock: where delays are slept.
+    public init(users: [User] = [], clock: any Clock<Duration> = ContinuousClock(), now: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
+        self.users = Dictionary(users.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        self.nextID = users.count + 1
+        self.clock = clock
+        self.now = now
+    }
+
+    /// A directory of `count` generated users, `user-000001`… named "User 1"….
+    public init(generatedCount count: Int, clock: any Clock<Duration> = ContinuousClock()) {
+        self.init(users: (1...max(1, count)).prefix(count).map { User.fixture(number: $0) }, clock: clock)
+    }
+
+    // MARK: Knobs
+
+    /// The next call of `operation` (any operation when nil) fails with `error`, once.
+    /// Several scripted failures are used in order.
+    public func failNext(_ operation: Operation? = nil, with error: APIError, times: Int = 1) {
+        for _ in 0..<times { failures.append((operation, error)) }
+    }
+
+    /// Every call of `operation` sleeps this long on the clock before answering.
+    public func setDelay(_ delay: Duration, for operation: Operation) {
+        delays[operation] = delay
+    }
+
+    /// Every list call sleeps for what `delay` says of its query (overrides `setDelay(_:for: .list)`).
+    public func setListDelay(_ delay: @escaping @Sendable (UserQuery) -> Duration) {
+        listDelay = delay
+    }
+
+    public func callCount(_ operation: Operation) -> Int {
+        calls.filter { $0.operation == operation }.count
+    }
+
+    public func listCalls() -> [UserQuery] {
+        calls.compactMap { if case .list(let query) = $0 { query } else { nil } }
+    }
+
+    public var count: Int { users.count }
+
+    public func user(id: String) -> User? { users[id] }
+
+    /// Stores a user directly, as if another client had made it.
+    public func insert(_ user: User) { users[user.id] = user }
+
+    /// Removes a user directly, as if another client had deleted it.
+    public func remove(id: String) { users[id] = nil }
+
+    // MARK: UserRepository
+
+    public func list(_ query: UserQuery) async throws -> Page<User> {
+        calls.append(.list(query))
+        try await prepare(.list, delay: listDelay?(query))
+        guard UserQuery.perPageRange.contains(query.perPage), query.page >= 1 else {
+            throw APIError.badRequest(ErrorBody(code: "bad_query", message: "page must be ≥ 1 and per_page 1…200."))
+        }
+        let matching = users.values.filter { user in
+            (query.role.map { $0 == user.role } ?? true)
+                && (query.status.map { $0 == user.status } ?? true)
+                && Self.matches(user, search: query.search)
+        }.sorted(by: Self.ordering(query.sort))
+        let start = (query.page - 1) * query.perPage
+        let items = start < matching.count ? Array(matching[start..<min(matching.count, start + query.perPage)]) : []
+        return Page(items: items, page: query.page, perPage: query.perPage, total: matching.count)
+    }
+
+    public func get(id: String) async throws -> User {
+        calls.append(.get(id: id))
+        try await prepare(.get)
+        guard let user = users[id] else { throw Self.notFound }
+        return user
+    }
+
+    public func create(_ draft: UserDraft) async throws -> User {
+        calls.append(.create(draft))
+        try await prepare(.create)
+        let draft = try validated(draft, excluding: nil)
+        let id = String(format: "user-%06d", nextID)
+        nextID += 1
+        now += 1
+        let user = User(id: id, name: draft.name, email: draft.email, role: draft.role ?? .member,
+                        status: draft.status ?? .active, createdAt: now, updatedAt: now)
+        users[id] = user
+        return user
+    }
+
+    public func update(id: String, with draft: UserDraft) async throws -> User {
+        calls.append(.update(id: id, draft))
+        try await prepare(.update)
+        guard var user = users[id] else { throw Self.notFound }
+        let draft = try validated(draft, excluding: id)
+        now += 1
+        user.name = draft.name
+        user.email = draft.email
+        user.role = draft.role ?? user.role
+        user.status = draft.status ?? user.status
+        user.updatedAt = now
+        users[id] = user
+        return user
+    }
+
+    public func delete(id: String) async throws -> User {
+        calls.append(.delete(id: id))
+        try await prepare(.delete)
+        guard let user = users.removeValue(forKey: id) else { throw Self.notFound }
+        return user
+    }
+
+    // MARK: Semantics shared with the server
+
+    private func prepare(_ operation: Operation, delay: Duration? = nil) async throws {
+        if let delay = delay ?? delays[operation], delay > .zero {
+            try await clock.sleep(for: delay)
+        }
+        try Task.checkCancellation()
+        if let index = failures.firstIndex(where: { $0.operation == nil || $0.operation == operation }) {
+            throw failures.remove(at: index).error
+        }
+    }
+
+    private func validated(_ draft: UserDraft, excluding id: String?) throws -> UserDraft {
+        let draft = UserValidation.normalized(draft)
+        let problems = UserValidation.problems(in: draft)
+        guard problems.isEmpty else {
+            throw APIError.validationFailed(ErrorBody(code: "validation_failed", message: "Some fields are not valid.", fields: problems))
+        }
+        let email = draft.email.lowercased()
+        if users.values.contains(where: { $0.id != id && $0.email.lowercased() == email }) {
+            throw APIError.conflict(ErrorBody(
+                code: "email_taken", message: "Another user already has that email.",
+                fields: [FieldError(field: "email", message: "This email is already taken.")]))
+        }
+        return draft
+    }
+
+    static let notFound = APIError.notFound(ErrorBody(code: "not_found", message: "No user has that id."))
+
+    static func matches(_ user: User, search: String?) -> Bool {
+        guard let search, !search.isEmpty else { return true }
+        return user.name.range(of: search, options: .caseInsensitive) != nil
+            || user.email.range(of: search, options: .caseInsensitive) != nil
+    }
+
+    static func ordering(_ sort: UserSort) -> (User, User) -> Bool {
+        func by<Key: Comparable>(_ key: @escaping (User) -> Key, descending: Bool) -> (User, User) -> Bool {
+            { lhs, rhs in
+                let left = key(lhs), right = key(rhs)
+                if left != right { return descending ? left > right : left < right }
+                return lhs.id < rhs.id
+            }
+        }
+        switch sort {
+        case .name: return by({ $0.name.lowercased() }, descending: false)
+        case .nameDescending: return by({ $0.name.lowercased() }, descending: true)
+        case .email: return by({ $0.email.lowercased() }, descending: false)
+        case .emailDescending: return by({ $0.email.lowercased() }, descending: true)
+        case .createdAt: return by({ $0.createdAt }, descending: false)
+        case .createdAtDescending: return by({ $0.createdAt }, descending: true)
+        }
+    }
+}
