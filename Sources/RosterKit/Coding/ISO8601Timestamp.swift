@@ -11,8 +11,10 @@ public enum ISO8601Timestamp {
     }
 
     /// Formats in UTC with millisecond precision, e.g. `2026-11-21T09:30:00.250Z`.
+    /// Rounds to the nearest millisecond: a time read from this format (whose binary value
+    /// may sit a hair below the written one) is written back unchanged, so round trips never drift.
     public static func format(_ date: Date) -> String {
-        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let milliseconds = Int(((totalMilliseconds % 1000) + 1000) % 1000)
         let seconds = (totalMilliseconds - Int64(milliseconds)) / 1000
         let days = floorDivide(seconds, 86_400)

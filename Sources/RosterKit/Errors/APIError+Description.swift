@@ -15,9 +15,9 @@ extension APIError: LocalizedError {
         case .responseTooLarge(let limit):
             return "The server sent more data than Roster accepts (over \(limit / 1024) KiB)."
         case .transportFailed(let detail):
-            return "The request failed: \(detail)"
+            return "The request failed: \(Self.sentence(detail))"
         case .invalidRequest(let detail):
-            return "Roster could not build the request: \(detail)"
+            return "Roster could not build the request: \(Self.sentence(detail))"
         case .badRequest(let body):
             return body?.message ?? "The server did not understand the request."
         case .unauthorized(let body):
@@ -74,6 +74,11 @@ extension APIError: LocalizedError {
         case .invalidRequest, .badRequest, .payloadTooLarge, .unsupportedMediaType:
             return nil
         }
+    }
+
+    /// The text with a full stop at the end, for details that come from elsewhere.
+    private static func sentence(_ text: String) -> String {
+        text.hasSuffix(".") || text.hasSuffix("!") || text.hasSuffix("?") ? text : text + "."
     }
 
     private static func waitPhrase(_ delay: Duration?) -> String {

@@ -22,21 +22,22 @@ public enum Redaction {
     /// replaced.
     public static func url(_ url: URL) -> String {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return placeholder }
-        if components.user != nil || components.password != nil {
-            components.user = nil
-            components.password = nil
-        }
-        if let query = components.percentEncodedQuery {
-            components.percentEncodedQuery = query.split(separator: "&", omittingEmptySubsequences: false)
-                .map { pair -> String in
-                    let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                    let name = String(parts[0])
-                    guard parts.count == 2, isSensitive(queryName: name) else { return String(pair) }
-                    return name + "=" + placeholder
-                }
-                .joined(separator: "&")
-        }
-        return components.string ?? placeholder
+        components.user = nil
+        components.password = nil
+        let query = components.percentEncodedQuery
+        components.percentEncodedQuery = nil
+        components.fragment = nil
+        guard let base = components.string else { return placeholder }
+        guard let query else { return base }
+        // Built as text: the placeholder's "<>" may not go through URLComponents.
+        let redactedQuery = query.split(separator: "&", omittingEmptySubsequences: false)
+            .map { pair -> String in
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard parts.count == 2, isSensitive(queryName: String(parts[0])) else { return String(pair) }
+                return parts[0] + "=" + placeholder
+            }
+            .joined(separator: "&")
+        return base + "?" + redactedQuery
     }
 
     static func isSensitive(queryName: String) -> Bool {

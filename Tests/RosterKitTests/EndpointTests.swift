@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+@testable import RosterKit
+
+@Suite("Building requests")
+struct EndpointTests {
+    let encoder = WireFormat.makeEncoder()
+
+    func request(_ endpoint: UserEndpoint, base: URL = testBaseURL) throws -> TransportRequest {
+        try endpoint.makeRequest(baseURL: base, encoder: encoder)
+    }
+
+    func jsonObject(_ data: Data?) throws -> [String: String] {
+        let object = try JSONSerialization.jsonObject(with: try #require(data)) as? [String: String]
+        return try #require(object)
+    }
+
+    @Test func listSendsEveryQueryParameterUnderThePathPrefix() throws {
+        let query = UserQuery(page: 3, perPage: 25, search: "ana", sort: .createdAtDescending, role: .admin, status: .invited)
+        let request = try request(.list(query))
+        #expect(request.method == .get)
+        #expect(request.url.absoluteString
+            == "https://api.example.com/roster/api/v1/users?page=3&per_page=25&q=ana&sort=-created_at&role=admin&status=invited")
+        #expect(request.headers["Accept"] == "application/json")
+        #expect(request.headers["Content-Type"] == nil)
+        #expect(request.body == nil)
+    }
+
+    @Test func listLeavesOutAnEmptySearchAndUnsetFilters() throws {
+        let request = try request(.list(UserQuery(search: "")))
+        #expect(request.url.query == "page=1&per_page=50&sort=name")
+    }
+
+    @Test func queryValuesArePercentEncodedStrictly() throws {
+        let request = try request(.list(UserQuery(search: "a+b&c=d é/?#")))
+        #expect(request.url.query == "page=1&per_page=50&q=a%2Bb%26c%3Dd%20%C3%A9%2F%3F%23&sort=name")
+    }
+
+    @Test func getEncodesTheIdAsOneSegment() throws {
+        let request = try request(.get(id: "a/b c?d"))
+        #expect(request.method == .get)
+        #expect(request.url.absoluteString == "https://api.example.com/roster/api/v1/users/a%2Fb%20c%3Fd")
+    }
+
+    @Test func baseURLWithoutPrefixOrTrailingSlash() throws {
+        let request = try request(.get(id: "u1"), base: URL(string: "http://127.0.0.1:8080")!)
+        #expect(request.url.absoluteString == "http://127.0.0.1:8080/api/v1/users/u1")
+    }
+
+    @Test func createPostsTheDraftAsSnakeCaseJSON() throws {
+        let request = try request(.create(UserDraft(name: "Zoë Ångström", email: "zoe@example.com", role: .viewer, status: .invited)))
+        #expect(request.method == .post)
+        #expect(request.url.path == "/roster/api/v1/users")
+        #expect(request.headers["Content-Type"] == "application/json")
+        #expect(try jsonObject(request.body) == ["name": "Zoë Ångström", "email": "zoe@example.com", "role": "viewer", "status": "invited"])
+    }
+
+    @Test func createLeavesOutRoleAndStatusWhenUnset() throws {
+        let request = try request(.create(UserDraft(name: "Ana", email: "ana@example.com")))
+        #expect(try jsonObject(request.body) == ["name": "Ana", "email": "ana@example.com"])
+    }
+
+    @Test func updatePutsTheDraftToTheUser() throws {
+        let request = try request(.update(id: "u 1", UserDraft(name: "Ana", email: "ana@example.com", role: .admin, status: .suspended)))
+        #expect(request.method == .put)
+        #expect(request.url.path(percentEncoded: true) == "/roster/api/v1/users/u%201")
+        #expect(try jsonObject(request.body) == ["name": "Ana", "email": "ana@example.com", "role": "admin", "status": "suspended"])
+    }
+
+    @Test func deleteAndHealth() throws {
+        let delete = try request(.delete(id: "u1"))
+        #expect(delete.method == .delete)
+        #expect(delete.url.path == "/roster/api/v1/users/u1")
+        #expect(delete.body == nil)
+        let health = try request(.health)
+        #expect(health.method == .get)
+        #expect(health.url.path == "/roster/api/v1/health")
+    }
+
+    @Test func aBaseURLThatIsNotHTTPIsAnInvalidRequest() {
+        #expect(throws: APIError.self) { try request(.health, base: URL(string: "ftp://example.com")!) }
+        #expect(throws: APIError.self) { try request(.health, base: URL(string: "file:///tmp")!) }
+    }
+
+    @Test func onlyIdempotentMethodsAreMarkedSafeToRepeat() {
+        #expect(HTTPMethod.get.isIdempotent && HTTPMethod.put.isIdempotent && HTTPMethod.delete.isIdempotent)
+        #expect(!HTTPMethod.post.isIdempotent)
+    }
+
+    @Test func sortCyclesThroughEveryOrderAndBack() {
+        var sort = UserSort.default
+        var seen: [UserSort] = []
+        for _ in UserSort.allCases {
+            seen.append(sort)
+            sort = sort.next
+        }
+        #expect(Set(seen) == Set(UserSort.allCases))
+        #expect(sort == .default)
+    }
+
+    @Test func theClientSendsTokenAndUserAgent() async throws {
+        let transport = ScriptedTransportHolder.ok(envelope(sampleUserJSON))
+        let client = makeClient(transport, token: "t0k3n")
+        _ = try await RemoteUserRepository(client: client).get(id: "u1")
+        let sent = try #require(transport.requests.first)
+        #expect(sent.headers["Authorization"] == "Bearer t0k3n")
+        #expect(sent.headers["User-Agent"]?.hasPrefix("Roster/") == true)
+        #expect(sent.url.absoluteString == "https://api.example.com/roster/api/v1/users/u1")
+    }
+}
