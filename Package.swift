@@ -30,6 +30,9 @@ let package = Package(
             name: "CNCursesW",
             providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]
         ),
+        // Signal and crash handling that must be C (async-signal-safe): forwards signals to
+        // the app through a pipe and restores the terminal on a crash.
+        .target(name: "CTerminalGuard"),
         // The network core: wire models, endpoints, API client, repository. No UI, no server.
         .target(
             name: "RosterKit",
@@ -52,7 +55,7 @@ let package = Package(
         // The ncurses front end.
         .target(
             name: "RosterTUI",
-            dependencies: ["RosterApp", "RosterKit", "CNCursesW"],
+            dependencies: ["RosterApp", "RosterKit", "CNCursesW", "CTerminalGuard"],
             swiftSettings: strict
         ),
         // The user API server as a library (Hummingbird + SQLite through GRDB).

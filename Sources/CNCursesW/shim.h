@@ -1,1 +1,65 @@
-#include <ncursesw/curses.h>
+/*
+ * The bridge to ncursesw. SwiftPM drops pkg-config's -D flags, so the wide-character API is
+ * switched on here, before the include. Everything Swift cannot import (function-like macros,
+ * global variables that Swift 6 would treat as shared mutable state) is wrapped in a static
+ * inline function of the same meaning.
+ */
+#ifndef ROSTER_CNCURSESW_SHIM_H
+#define ROSTER_CNCURSESW_SHIM_H
+
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+#ifndef _XOPEN_SOURCE_EXTENDED
+#define _XOPEN_SOURCE_EXTENDED 1
+#endif
+
+#include <locale.h>
+#include <wchar.h>
+#include <curses.h>
+
+/* Declared here as well: glibc hides it unless _XOPEN_SOURCE was set before its headers,
+   which a modular system header cannot see. */
+extern int wcwidth(wchar_t character);
+static inline int roster_wcwidth(unsigned int character) { return wcwidth((wchar_t)character); }
+
+/* Globals, read through functions. */
+static inline WINDOW *roster_stdscr(void) { return stdscr; }
+static inline WINDOW *roster_curscr(void) { return curscr; }
+static inline int roster_cols(void) { return COLS; }
+static inline int roster_lines(void) { return LINES; }
+
+/* Geometry macros. */
+static inline int roster_getmaxy(WINDOW *window) { return getmaxy(window); }
+static inline int roster_getmaxx(WINDOW *window) { return getmaxx(window); }
+
+/* Keys. */
+static inline int roster_key_f(int n) { return KEY_F(n); }
+
+/* Attributes. */
+static inline attr_t roster_a_normal(void) { return A_NORMAL; }
+static inline attr_t roster_a_bold(void) { return A_BOLD; }
+static inline attr_t roster_a_dim(void) { return A_DIM; }
+static inline attr_t roster_a_reverse(void) { return A_REVERSE; }
+static inline attr_t roster_a_underline(void) { return A_UNDERLINE; }
+static inline attr_t roster_color_pair(int pair) { return (attr_t)COLOR_PAIR(pair); }
+static inline int roster_wattrset(WINDOW *window, attr_t attributes) { return wattrset(window, (int)attributes); }
+
+/* Box-drawing characters of the alternate character set (wide variants). */
+static inline const cchar_t *roster_wacs_hline(void) { return WACS_HLINE; }
+static inline const cchar_t *roster_wacs_vline(void) { return WACS_VLINE; }
+
+/* Mouse. */
+static inline mmask_t roster_button1_pressed(void) { return BUTTON1_PRESSED; }
+static inline mmask_t roster_button1_released(void) { return BUTTON1_RELEASED; }
+static inline mmask_t roster_button1_clicked(void) { return BUTTON1_CLICKED; }
+static inline mmask_t roster_button1_double_clicked(void) { return BUTTON1_DOUBLE_CLICKED; }
+static inline mmask_t roster_button4_pressed(void) { return BUTTON4_PRESSED; }
+#ifdef BUTTON5_PRESSED
+static inline mmask_t roster_button5_pressed(void) { return BUTTON5_PRESSED; }
+#else
+static inline mmask_t roster_button5_pressed(void) { return 0; }
+#endif
+static inline mmask_t roster_all_mouse_events(void) { return ALL_MOUSE_EVENTS; }
+
+#endif

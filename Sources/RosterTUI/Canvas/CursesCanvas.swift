@@ -1,0 +1,71 @@
+import CNCursesW
+
+/// The canvas on the real terminal: draws into ncurses' standard screen. Nothing reaches the
+/// terminal until `Terminal.present()`, and then ncurses sends only the cells that changed.
+@MainActor
+public final class CursesCanvas: Canvas {
+    public private(set) var size: Size
+    private let attributes: [Style: attr_t]
+    private var cursorVisible = false
+    private var buffer: [wchar_t] = []
+
+    init(size: Size, attributes: [Style: attr_t]) {
+        self.size = size
+        self.attributes = attributes
+    }
+
+    func updateSize(_ size: Size) {
+        self.size = size
+    }
+
+    public func clear() {
+        _ = roster_wattrset(roster_stdscr(), attributes[.normal] ?? roster_a_normal())
+        werase(roster_stdscr())
+    }
+
+    @discardableResult
+    public func draw(_ text: String, at point: Point, style: Style, maxColumns: Int?) -> Int {
+        guard point.row >= 0, point.row < size.rows, point.column >= 0, point.column < size.columns else { return 0 }
+        let prepared = CanvasText.prepare(text, column: point.column, maxColumns: maxColumns, screenColumns: size.columns)
+        guard !prepared.isEmpty else { return 0 }
+        buffer.removeAll(keepingCapacity: true)
+        for scalar in prepared.unicodeScalars { buffer.append(wchar_t(bitPattern: scalar.value)) }
+        _ = roster_wattrset(roster_stdscr(), attributes[style] ?? roster_a_normal())
+        buffer.withUnsafeBufferPointer { pointer in
+            _ = mvwaddnwstr(roster_stdscr(), Int32(point.row), Int32(point.column), pointer.baseAddress, Int32(pointer.count))
+        }
+        return TextWidth.columns(of: prepared)
+    }
+
+    public func fill(_ point: Point, width: Int, style: Style) {
+        let end = min(size.columns, point.column + width)
+        guard point.row >= 0, point.row < size.rows, point.column < end else { return }
+        draw(String(repeating: " ", count: end - max(0, point.column)), at: Point(row: point.row, column: max(0, point.column)), style: style, maxColumns: nil)
+    }
+
+    public func setCursor(_ point: Point?) {
+        cursor = point
+    }
+
+    /// Where the text cursor should be when the screen is sent; nil hides it.
+    private(set) var cursor: Point?
+
+    /// Applies the cursor just before the screen is sent. A hidden cursor is left wherever
+    /// drawing ended (`leaveok`), which saves the bytes of moving it on every frame.
+    func applyCursor() {
+        if let cursor {
+            if !cursorVisible {
+                curs_set(1)
+                cursorVisible = true
+            }
+            leaveok(roster_stdscr(), false)
+            wmove(roster_stdscr(), Int32(cursor.row), Int32(cursor.column))
+        } else {
+            if cursorVisible {
+                curs_set(0)
+                cursorVisible = false
+            }
+            leaveok(roster_stdscr(), true)
+        }
+    }
+}

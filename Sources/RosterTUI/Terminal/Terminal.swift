@@ -1,0 +1,205 @@
+import CNCursesW
+import CTerminalGuard
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real terminal: sets ncurses up, reads keys, sends frames, and gives the terminal back
+/// in working order on every way out.
+///
+/// All ncurses calls happen here or in `CursesCanvas`, on the main actor. The input thread only
+/// waits for input or signals and wakes the main actor, which then reads every pending key
+/// without blocking.
+@MainActor
+public final class Terminal {
+    public enum ColorMode: String, Sendable, CaseIterable {
+        /// Colours unless NO_COLOR is set or the terminal has none.
+        case auto
+        case always
+        case never
+    }
+
+    public private(set) var size: Size
+    public let canvas: CursesCanvas
+    public let usesColor: Bool
+    private let input: InputThread
+    private let signalWriteDescriptor: Int32
+    private var active = true
+
+    /// Takes over the terminal. Throws when standard input or output is not a terminal.
+    public static func start(colorMode: ColorMode = .auto, mouse: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Terminal {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
+        TextWidth.activateUTF8Locale()
+        _ = roster_guard_save_terminal(STDIN_FILENO)
+
+        var pipeDescriptors: [Int32] = [0, 0]
+        guard pipe(&pipeDescriptors) == 0 else { throw TerminalError.setupFailed("pipe: \(String(cString: strerror(errno)))") }
+        for descriptor in pipeDescriptors {
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        }
+
+        guard initscr() != nil else { throw TerminalError.setupFailed("ncurses could not initialise the terminal (TERM=\(environment["TERM"] ?? "unset"))") }
+        // Our handlers replace the ones ncurses installed: every signal becomes an event.
+        _ = roster_guard_forward_signals(pipeDescriptors[1])
+        _ = roster_guard_install_crash_handlers()
+
+        cbreak()
+        noecho()
+        nonl()
+        keypad(roster_stdscr(), true)
+        nodelay(roster_stdscr(), true)
+        intrflush(roster_stdscr(), false)
+        set_escdelay(25)
+        curs_set(0)
+        leaveok(roster_stdscr(), true)
+
+        let wantsColor: Bool
+        switch colorMode {
+        case .always: wantsColor = true
+        case .never: wantsColor = false
+        case .auto: wantsColor = (environment["NO_COLOR"] ?? "").isEmpty
+        }
+        var colorsAvailable = false
+        if wantsColor && has_colors() {
+            start_color()
+            use_default_colors()
+            colorsAvailable = true
+        }
+        let theme: Theme = wantsColor ? .color : .monochrome
+        let attributes = theme.makeAttributes(colorsAvailable: colorsAvailable)
+
+        if mouse {
+            let mask = roster_button1_pressed() | roster_button1_released() | roster_button1_clicked()
+                | roster_button1_double_clicked() | roster_button4_pressed() | roster_button5_pressed()
+            mousemask(mask, nil)
+            mouseinterval(0)
+        }
+
+        let size = Size(columns: Int(roster_cols()), rows: Int(roster_lines()))
+        let terminal = Terminal(
+            size: size, canvas: CursesCanvas(size: size, attributes: attributes), usesColor: colorsAvailable,
+            input: InputThread(inputDescriptor: STDIN_FILENO, signalDescriptor: pipeDescriptors[0]),
+            signalWriteDescriptor: pipeDescriptors[1])
+        terminal.input.start()
+        return terminal
+    }
+
+    private init(size: Size, canvas: CursesCanvas, usesColor: Bool, input: InputThread, signalWriteDescriptor: Int32) {
+        self.size = size
+        self.canvas = canvas
+        self.usesColor = usesColor
+        self.input = input
+        self.signalWriteDescriptor = signalWriteDescriptor
+    }
+
+    /// Every event, as it happens. Each element is a batch read at one wake-up.
+    public var events: AsyncStream<[TerminalEvent]> {
+        let wakes = input.wakes
+        return AsyncStream { continuation in
+            let task = Task { @MainActor [weak self] in
+                for await wake in wakes {
+                    guard let self else { break }
+                    continuation.yield(self.events(for: wake))
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    private func events(for wake: InputThread.Wake) -> [TerminalEvent] {
+        switch wake {
+        case .input:
+            let events = readPendingKeys()
+            input.acknowledge()
+            return events
+        case .signal(let number):
+            switch number {
+            case SIGWINCH: return [.resize(refreshSize())]
+            case SIGTSTP: return [.suspend]
+            case SIGCONT: return [.resume]
+            default: return [.quit(signal: number)]
+            }
+        }
+    }
+
+    /// Reads every key waiting in the input, without blocking.
+    private func readPendingKeys() -> [TerminalEvent] {
+        var events: [TerminalEvent] = []
+        var character: wint_t = 0
+        while true {
+            let status = wget_wch(roster_stdscr(), &character)
+            if status == ERR { break }
+            if status == KEY_CODE_YES {
+                switch Int32(character) {
+                case KEY_MOUSE:
+                    var event = MEVENT()
+                    if getmouse(&event) == OK, let mouse = KeyDecoder.mouse(event) { events.append(.mouse(mouse)) }
+                case KEY_RESIZE:
+                    events.append(.resize(refreshSize()))
+                default:
+                    events.append(.key(KeyDecoder.functionKey(Int32(character))))
+                }
+            } else {
+                events.append(.key(KeyDecoder.character(UInt32(character))))
+            }
+        }
+        return events
+    }
+
+    /// Asks the kernel for the window size and tells ncurses.
+    private func refreshSize() -> Size {
+        var window = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 {
+            resizeterm(Int32(window.ws_row), Int32(window.ws_col))
+        }
+        size = Size(columns: Int(roster_cols()), rows: Int(roster_lines()))
+        canvas.updateSize(size)
+        return size
+    }
+
+    /// Sends what was drawn since the last frame: only the changed cells reach the terminal.
+    public func present() {
+        canvas.applyCursor()
+        wnoutrefresh(roster_stdscr())
+        doupdate()
+    }
+
+    /// The next `present()` redraws every cell (after a resume or when the screen was disturbed).
+    public func invalidate() {
+        clearok(roster_curscr(), true)
+    }
+
+    /// Gives the terminal back, stops the process (Ctrl-Z), and takes it again after `fg`.
+    public func suspend() {
+        endwin()
+        roster_guard_suspend_self()
+        // Continued: ncurses restores its modes on the next refresh.
+        _ = refreshSize()
+        invalidate()
+    }
+
+    /// Gives the terminal back: normal screen, cursor visible, modes as they were. Idempotent.
+    public func restore() {
+        guard active else { return }
+        active = false
+        mousemask(0, nil)
+        endwin()
+        var stop: UInt8 = 0
+        _ = write(signalWriteDescriptor, &stop, 1)
+    }
+}
+
+public enum TerminalError: Error, CustomStringConvertible {
+    case notATerminal
+    case setupFailed(String)
+
+    public var description: String {
+        switch self {
+        case .notATerminal: "Roster needs a terminal: standard input and output must be a TTY."
+        case .setupFailed(let detail): "Could not set up the terminal: \(detail)"
+        }
+    }
+}

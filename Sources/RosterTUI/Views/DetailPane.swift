@@ -1,0 +1,60 @@
+import Foundation
+import RosterKit
+
+/// The selected user's record. Beside the list it shows one field per line; below the list
+/// (narrow terminals) it packs the same fields into fewer lines.
+@MainActor
+public enum DetailPane {
+    public static func draw(_ content: DetailContent?, spinner: String?, in rect: Rect, on canvas: any Canvas) {
+        let title = content?.isRefreshing == true ? "Details \(spinner ?? "…")" : "Details"
+        canvas.drawBox(rect, title: title, style: .dim)
+        let inner = rect.inset(by: 1)
+        guard inner.height >= 1, inner.width >= 4 else { return }
+        guard let content else {
+            canvas.draw(" No user selected", at: Point(row: inner.row, column: inner.column), style: .dim, maxColumns: inner.width)
+            return
+        }
+        let user = content.user
+        let lines: [(label: String, value: String, style: Style)]
+        if inner.height >= 9 {
+            lines = [
+                ("", user.name, .bold),
+                ("", "", .normal),
+                ("Email", user.email, .normal),
+                ("Role", user.role.rawValue, UserListView.roleStyle(user.role)),
+                ("Status", user.status.rawValue, UserListView.statusStyle(user.status)),
+                ("Id", user.id, .dim),
+                ("Created", timestamp(user.createdAt), .normal),
+                ("Updated", timestamp(user.updatedAt), .normal),
+            ]
+        } else {
+            lines = [
+                ("", user.name, .bold),
+                ("Email", user.email, .normal),
+                ("Role", "\(user.role.rawValue) · \(user.status.rawValue)", .normal),
+                ("Id", user.id, .dim),
+                ("Created", "\(timestamp(user.createdAt)) · updated \(timestamp(user.updatedAt))", .normal),
+            ]
+        }
+        var row = inner.row
+        for line in lines where row < inner.bottom {
+            let point = Point(row: row, column: inner.column + 1)
+            if line.label.isEmpty {
+                canvas.draw(line.value, at: point, style: line.style, maxColumns: inner.width - 1)
+            } else {
+                canvas.draw(line.label, at: point, style: .dim, maxColumns: 9)
+                canvas.draw(line.value, at: Point(row: row, column: inner.column + 10), style: line.style, maxColumns: inner.width - 10)
+            }
+            row += 1
+        }
+        if let problem = content.problem, row < inner.bottom {
+            canvas.draw("✗ \(problem)", at: Point(row: inner.bottom - 1, column: inner.column + 1), style: .error, maxColumns: inner.width - 1)
+        }
+    }
+
+    /// "2025-11-21 09:30 UTC".
+    static func timestamp(_ date: Date) -> String {
+        let iso = ISO8601Timestamp.format(date)
+        return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(5)) + " UTC"
+    }
+}

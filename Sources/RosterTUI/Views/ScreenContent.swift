@@ -1,0 +1,168 @@
+import RosterKit
+
+// What each view draws, as plain values. The presenter builds these from the models; views
+// are pure functions of them, so every state can be drawn into a grid canvas in a test.
+
+public struct HeaderContent: Equatable, Sendable {
+    public enum Connection: Equatable, Sendable {
+        case connecting, connected, failing
+    }
+    public var title = "Roster"
+    public var server: String
+    public var userCount: Int?
+    public var connection: Connection
+    /// A braille frame while anything loads, nil when idle.
+    public var spinner: String?
+
+    public init(server: String, userCount: Int?, connection: Connection, spinner: String?) {
+        self.server = server
+        self.userCount = userCount
+        self.connection = connection
+        self.spinner = spinner
+    }
+}
+
+/// One row of the user list.
+public enum ListRow: Equatable, Sendable {
+    case user(User)
+    /// A row whose page is still loading.
+    case placeholder
+    /// A row whose page failed; the first row of that page says why and how to retry.
+    case failed(message: String, isFirstOfPage: Bool)
+}
+
+public struct ListContent: Equatable, Sendable {
+    /// The rows from `firstIndex` on, as many as fit (or fewer at the end of the list).
+    public var rows: [ListRow]
+    /// The index in the whole list of `rows[0]`.
+    public var firstIndex: Int
+    public var selectedIndex: Int?
+    /// nil until the first page has answered.
+    public var total: Int?
+    public var sort: UserSort
+    public var search: String
+    /// Shown when there are no rows (still loading, nobody matches…).
+    public var emptyMessage: String?
+    public var spinner: String?
+    /// Whether the list has the keyboard (it does unless a dialog is open).
+    public var focused: Bool
+
+    public init(rows: [ListRow], firstIndex: Int, selectedIndex: Int?, total: Int?, sort: UserSort,
+                search: String = "", emptyMessage: String? = nil, spinner: String? = nil, focused: Bool = true) {
+        self.rows = rows
+        self.firstIndex = firstIndex
+        self.selectedIndex = selectedIndex
+        self.total = total
+        self.sort = sort
+        self.search = search
+        self.emptyMessage = emptyMessage
+        self.spinner = spinner
+        self.focused = focused
+    }
+}
+
+public struct DetailContent: Equatable, Sendable {
+    public var user: User
+    /// True while the full record is being fetched (the row's data is shown meanwhile).
+    public var isRefreshing: Bool
+    /// Set when fetching the full record failed.
+    public var problem: String?
+
+    public init(user: User, isRefreshing: Bool = false, problem: String? = nil) {
+        self.user = user
+        self.isRefreshing = isRefreshing
+        self.problem = problem
+    }
+}
+
+public struct DialogContent: Equatable, Sendable {
+    public var title: String
+    public var message: String
+    public var detail: String?
+    /// Key and label of each action, e.g. ("r", "Retry").
+    public var actions: [(key: String, label: String)]
+    public var isError: Bool
+
+    public init(title: String, message: String, detail: String? = nil, actions: [(key: String, label: String)], isError: Bool) {
+        self.title = title
+        self.message = message
+        self.detail = detail
+        self.actions = actions
+        self.isError = isError
+    }
+
+    public static func == (lhs: DialogContent, rhs: DialogContent) -> Bool {
+        lhs.title == rhs.title && lhs.message == rhs.message && lhs.detail == rhs.detail && lhs.isError == rhs.isError
+            && lhs.actions.map(\.key) == rhs.actions.map(\.key) && lhs.actions.map(\.label) == rhs.actions.map(\.label)
+    }
+}
+
+public struct FormFieldContent: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+        /// Editable text; `cursor` is a character offset into `text`.
+        case text(text: String, cursor: Int)
+        /// One of a fixed set of options, changed with Left/Right.
+        case picker(options: [String], selected: Int)
+    }
+    public var label: String
+    public var kind: Kind
+    public var error: String?
+
+    public init(label: String, kind: Kind, error: String? = nil) {
+        self.label = label
+        self.kind = kind
+        self.error = error
+    }
+}
+
+public struct FormContent: Equatable, Sendable {
+    public enum Focus: Equatable, Sendable {
+        case field(Int)
+        case submit
+        case cancel
+    }
+    public var title: String
+    public var fields: [FormFieldContent]
+    public var focus: Focus
+    public var submitLabel: String
+    public var isSubmitting: Bool
+    public var spinner: String?
+    /// A failure that is not about one field (server down…), with how to retry.
+    public var problem: String?
+
+    public init(title: String, fields: [FormFieldContent], focus: Focus, submitLabel: String,
+                isSubmitting: Bool = false, spinner: String? = nil, problem: String? = nil) {
+        self.title = title
+        self.fields = fields
+        self.focus = focus
+        self.submitLabel = submitLabel
+        self.isSubmitting = isSubmitting
+        self.spinner = spinner
+        self.problem = problem
+    }
+}
+
+/// The line above the hint bar: the search being typed, or a status message.
+public enum StatusContent: Equatable, Sendable {
+    case none
+    case message(String, isError: Bool)
+    case search(text: String, cursor: Int)
+}
+
+public struct Hint: Equatable, Sendable {
+    public var key: String
+    public var label: String
+    public init(_ key: String, _ label: String) {
+        self.key = key
+        self.label = label
+    }
+}
+
+public struct HelpSection: Equatable, Sendable {
+    public var title: String
+    public var entries: [Hint]
+    public init(title: String, entries: [Hint]) {
+        self.title = title
+        self.entries = entries
+    }
+}
