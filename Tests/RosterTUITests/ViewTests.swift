@@ -7,7 +7,7 @@ import Testing
 @MainActor
 struct ViewTests {
     func listContent(_ users: [User], selected: Int? = 0, total: Int? = nil) -> ListContent {
-        ListContent(rows: users.map(ListRow.user), firstIndex: 0, selectedIndex: selected, total: total ?? users.count, sort: .name)
+        ListContent(rows: users.map(ListRowContent.user), firstIndex: 0, selectedIndex: selected, total: total ?? users.count, sort: .name)
     }
 
     @Test func listColumnsAlignForLatinCJKAndEmojiNames() throws {
@@ -56,7 +56,7 @@ struct ViewTests {
 
     @Test func pagesStillLoadingArePlaceholdersAndAFailedPageSaysHowToRetry() {
         let canvas = grid(80, 8)
-        let rows: [ListRow] = [.user(mixedUsers[0]), .placeholder, .failed(message: "The server did not answer in time.", isFirstOfPage: true), .failed(message: "x", isFirstOfPage: false)]
+        let rows: [ListRowContent] = [.user(mixedUsers[0]), .placeholder, .failed(message: "The server did not answer in time.", isFirstOfPage: true), .failed(message: "x", isFirstOfPage: false)]
         UserListView.draw(ListContent(rows: rows, firstIndex: 0, selectedIndex: 0, total: 4, sort: .name),
                           in: Rect(row: 0, column: 0, width: 80, height: 8), on: canvas)
         #expect(canvas.lines[3].contains("·····"))

@@ -23,7 +23,7 @@ public struct HeaderContent: Equatable, Sendable {
 }
 
 /// One row of the user list.
-public enum ListRow: Equatable, Sendable {
+public enum ListRowContent: Equatable, Sendable {
     case user(User)
     /// A row whose page is still loading.
     case placeholder
@@ -33,7 +33,7 @@ public enum ListRow: Equatable, Sendable {
 
 public struct ListContent: Equatable, Sendable {
     /// The rows from `firstIndex` on, as many as fit (or fewer at the end of the list).
-    public var rows: [ListRow]
+    public var rows: [ListRowContent]
     /// The index in the whole list of `rows[0]`.
     public var firstIndex: Int
     public var selectedIndex: Int?
@@ -47,7 +47,7 @@ public struct ListContent: Equatable, Sendable {
     /// Whether the list has the keyboard (it does unless a dialog is open).
     public var focused: Bool
 
-    public init(rows: [ListRow], firstIndex: Int, selectedIndex: Int?, total: Int?, sort: UserSort,
+    public init(rows: [ListRowContent], firstIndex: Int, selectedIndex: Int?, total: Int?, sort: UserSort,
                 search: String = "", emptyMessage: String? = nil, spinner: String? = nil, focused: Bool = true) {
         self.rows = rows
         self.firstIndex = firstIndex

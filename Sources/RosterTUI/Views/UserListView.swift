@@ -71,7 +71,7 @@ public enum UserListView {
         canvas.drawPadded(line, at: point, width: width, style: .columnTitle)
     }
 
-    private static func drawRow(_ row: ListRow, selected: Bool, focused: Bool, columns: Columns, at point: Point, width: Int, on canvas: any Canvas) {
+    private static func drawRow(_ row: ListRowContent, selected: Bool, focused: Bool, columns: Columns, at point: Point, width: Int, on canvas: any Canvas) {
         switch row {
         case .user(let user):
             let base: Style = selected ? (focused ? .selected : .selectedInactive) : .normal

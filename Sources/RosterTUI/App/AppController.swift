@@ -1,0 +1,114 @@
+import Observation
+import RosterApp
+
+/// The main loop's logic, apart from the terminal: events in, model actions out, frames
+/// drawn when the observed state changes. The real terminal and the tests' grid canvas both
+/// drive it, so the tests run the same code a person does.
+///
+/// Bubble Tea's shape: an event becomes a model action; the model changes state and starts
+/// its own I/O; a change of observed state schedules one frame; the frame draws the model.
+@MainActor
+public final class AppController {
+    public let model: AppModel
+    private let canvas: any Canvas
+    private let renderer: ScreenRenderer
+    /// Called after each frame is drawn: the terminal sends it.
+    private let present: @MainActor () -> Void
+    private var frame = 0
+    public private(set) var exitCode: Int32?
+    /// Frames drawn so far (for tests and for checking that idle means no frames).
+    public private(set) var framesDrawn = 0
+
+    public init(model: AppModel, canvas: any Canvas, serverLabel: String, present: @escaping @MainActor () -> Void = {}) {
+        self.model = model
+        self.canvas = canvas
+        self.renderer = ScreenRenderer(presenter: Presenter(model: model, serverLabel: serverLabel))
+        self.present = present
+    }
+
+    /// Sizes the list to the screen, starts loading, and draws the first frame.
+    public func start() {
+        updateViewport()
+        model.start()
+        render()
+    }
+
+    /// Handles a batch of events read together, then draws once.
+    /// Returns false when the app should stop (`exitCode` says how).
+    @discardableResult
+    public func handle(_ events: [TerminalEvent]) -> Bool {
+        for event in events {
+            handle(event)
+            if model.isQuitRequested, exitCode == nil { exitCode = 0 }
+            if exitCode != nil { return false }
+        }
+        render()
+        return true
+    }
+
+    private func handle(_ event: TerminalEvent) {
+        switch event {
+        case .key(.control("l")):
+            invalidateNextFrame = true
+        case .key(let key):
+            KeyBindings.handle(key, model: model)
+        case .mouse(let mouse):
+            handleMouse(mouse)
+        case .resize:
+            updateViewport()
+        case .quit(let signal):
+            // Ctrl-C is a quit key like q; being told to stop from outside is not.
+            exitCode = signal == 2 ? 0 : 128 + signal
+        case .suspend, .resume:
+            invalidateNextFrame = true
+        }
+    }
+
+    /// Set when the whole screen must be sent again (Ctrl-L, after a resume).
+    public internal(set) var invalidateNextFrame = false
+
+    private func updateViewport() {
+        if let layout = ScreenLayout(size: canvas.size) {
+            model.setListViewport(height: layout.visibleRows)
+        }
+    }
+
+    private func handleMouse(_ mouse: MouseEvent) {
+        guard let layout = ScreenLayout(size: canvas.size), model.screens.count == 1 else { return }
+        switch mouse.kind {
+        case .wheelUp: model.scroll(by: -3)
+        case .wheelDown: model.scroll(by: 3)
+        case .click, .press, .doubleClick:
+            // Rows start below the list's border and column titles.
+            let firstRowLine = layout.list.row + 2
+            let rows = Rect(row: firstRowLine, column: layout.list.column + 1, width: layout.list.width - 2, height: layout.visibleRows)
+            guard rows.contains(mouse.point) else { return }
+            let index = model.list.visibleRows.lowerBound + (mouse.point.row - firstRowLine)
+            guard index < model.list.rowCount else { return }
+            model.select(row: index)
+            if mouse.kind == .doubleClick { model.editSelected() }
+        case .release:
+            break
+        }
+    }
+
+    /// Draws a frame now, and arranges for the next one when anything it read changes.
+    public func render() {
+        frame += 1
+        framesDrawn += 1
+        let drawn = frame
+        withObservationTracking {
+            renderer.render(on: canvas)
+        } onChange: { [weak self] in
+            // Runs before the change lands; the frame is drawn after it, unless a frame
+            // was drawn in between (a key's own frame).
+            Task { @MainActor [weak self] in self?.renderIfStale(since: drawn) }
+        }
+        present()
+    }
+
+    private func renderIfStale(since drawn: Int) {
+        guard frame == drawn, exitCode == nil else { return }
+        render()
+    }
+}

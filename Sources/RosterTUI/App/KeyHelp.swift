@@ -1,0 +1,46 @@
+/// Every key, grouped by where it works: the `?` screen and the hint bar read from here, so
+/// what the help says is what the bindings do.
+public enum KeyHelp {
+    public static let sections: [HelpSection] = [
+        HelpSection(title: "User list", entries: [
+            Hint("j  ↓", "Next user"),
+            Hint("k  ↑", "Previous user"),
+            Hint("PgDn  Ctrl-F  Space", "Next page"),
+            Hint("PgUp  Ctrl-B", "Previous page"),
+            Hint("g  Home", "First user"),
+            Hint("G  End", "Last user"),
+            Hint("/", "Search names and emails"),
+            Hint("Esc", "Clear the search"),
+            Hint("s", "Change the sort order"),
+            Hint("n", "New user"),
+            Hint("e  Enter", "Edit the selected user"),
+            Hint("d  Delete", "Delete the selected user"),
+            Hint("r", "Retry what failed"),
+            Hint("R  Ctrl-R", "Refresh the list"),
+            Hint("Ctrl-L", "Redraw the screen"),
+            Hint("Mouse", "Click selects, wheel scrolls"),
+            Hint("?", "This help"),
+            Hint("q  Ctrl-C", "Quit"),
+        ]),
+        HelpSection(title: "Search line", entries: [
+            Hint("Enter", "Keep the search"),
+            Hint("Esc", "Cancel, back to the previous search"),
+            Hint("↑  ↓", "Move in the list while typing"),
+        ]),
+        HelpSection(title: "Forms", entries: [
+            Hint("Tab  ↓", "Next field"),
+            Hint("Shift-Tab  ↑", "Previous field"),
+            Hint("←  →  Space", "Move the cursor; change a role or status"),
+            Hint("Home  End  Ctrl-A  Ctrl-E", "Start or end of the field"),
+            Hint("Backspace  Delete", "Delete a character"),
+            Hint("Ctrl-U  Ctrl-K  Ctrl-W", "Delete to start, to end, the word before"),
+            Hint("Enter", "Create or save"),
+            Hint("Esc", "Cancel (asks first when something changed)"),
+        ]),
+        HelpSection(title: "Dialogs", entries: [
+            Hint("r  Enter", "Retry (error) or confirm"),
+            Hint("y  n", "Confirm or cancel a deletion"),
+            Hint("Esc", "Close"),
+        ]),
+    ]
+}

@@ -1,0 +1,124 @@
+import RosterApp
+import RosterKit
+
+/// Turns the models into what the views draw. Reads only what is on screen: the visible rows
+/// of the list, never the whole directory, so a frame costs the same with ten users or a
+/// million.
+@MainActor
+struct Presenter {
+    let model: AppModel
+    let serverLabel: String
+
+    var spinner: String? {
+        model.isLoading ? SpinnerFrames.frame(model.activity.spinnerFrame) : nil
+    }
+
+    func header() -> HeaderContent {
+        let list = model.list
+        let connection: HeaderContent.Connection
+        if let error = list.state.error, error.isRetryable {
+            connection = .failing
+        } else if list.state.value == nil {
+            connection = list.state.error == nil ? .connecting : .failing
+        } else {
+            connection = .connected
+        }
+        return HeaderContent(server: serverLabel, userCount: list.state.value.map(\.total), connection: connection, spinner: spinner)
+    }
+
+    func listContent(focused: Bool) -> ListContent {
+        let list = model.list
+        let visible = list.visibleRows
+        var rows: [ListRowContent] = []
+        rows.reserveCapacity(visible.count)
+        for index in visible {
+            guard let row = list.row(at: index) else { break }
+            switch row {
+            case .user(let user):
+                rows.append(.user(user))
+            case .loading:
+                rows.append(.placeholder)
+            case .failed(let error):
+                // The page's first visible row carries the message; the rest of it stays quiet.
+                let startsPage = index % list.perPage == 0 || index == visible.lowerBound
+                rows.append(.failed(message: error.errorDescription ?? "Could not load these users.", isFirstOfPage: startsPage))
+            }
+        }
+        return ListContent(
+            rows: rows, firstIndex: visible.lowerBound, selectedIndex: list.rowCount > 0 ? list.selection : nil,
+            total: list.state.value?.total, sort: list.sort, search: list.searchText,
+            emptyMessage: emptyMessage(), spinner: rows.isEmpty ? spinner : nil, focused: focused)
+    }
+
+    private func emptyMessage() -> String? {
+        let list = model.list
+        switch list.state {
+        case .idle, .loading(previous: nil):
+            return list.searchText.isEmpty ? "Loading users…" : "Searching for “\(list.searchText)”…"
+        case .failed(let error, previous: nil):
+            return "\(error.errorDescription ?? "Could not load the users.") Press r to retry."
+        default:
+            guard list.rowCount == 0 else { return nil }
+            return list.searchText.isEmpty ? "No users yet. Press n to add one." : "No users match “\(list.searchText)”. Press Esc to clear the search."
+        }
+    }
+
+    func detail() -> DetailContent? {
+        guard let selected = model.list.selectedUser else { return nil }
+        let detail = model.detail
+        // The list's copy shows at once; the fetched record replaces it when it arrives.
+        let user = detail.user?.id == selected.id ? detail.user ?? selected : selected
+        return DetailContent(user: user, isRefreshing: detail.state.isLoading, problem: detail.state.error?.errorDescription)
+    }
+
+    func status() -> StatusContent {
+        if model.isSearching {
+            return .search(text: model.searchField.text, cursor: model.searchField.cursor)
+        }
+        if let message = model.statusMessage {
+            return .message(message.text, isError: message.kind == .warning)
+        }
+        return .none
+    }
+
+    func dialog(_ error: ErrorDialog) -> DialogContent {
+        var actions: [(key: String, label: String)] = []
+        if error.canRetry { actions.append(("r", "Retry")) }
+        actions.append(("Esc", "Close"))
+        return DialogContent(title: error.title, message: error.message, detail: error.suggestion, actions: actions, isError: true)
+    }
+
+    func dialog(_ confirm: ConfirmModel) -> DialogContent {
+        switch confirm.phase {
+        case .working:
+            return DialogContent(title: confirm.title, message: confirm.message, detail: "\(spinner ?? "…") Working…",
+                                 actions: [], isError: confirm.isDestructive)
+        case .failed(let error):
+            return DialogContent(title: confirm.title, message: confirm.message,
+                                 detail: "✗ \(error.errorDescription ?? "It failed.") \(error.recoverySuggestion ?? "")",
+                                 actions: [("r", "Retry"), ("Esc", "Cancel")], isError: true)
+        case .asking, .finished:
+            return DialogContent(title: confirm.title, message: confirm.message, detail: nil,
+                                 actions: [("y", confirm.confirmLabel), ("n", "Cancel")], isError: confirm.isDestructive)
+        }
+    }
+
+    func form(_ form: UserFormModel) -> FormContent {
+        let fields = FormField.allCases.map { field -> FormFieldContent in
+            let kind: FormFieldContent.Kind
+            switch field {
+            case .name, .email:
+                let state = form.textField(field) ?? TextFieldState()
+                kind = .text(text: state.text, cursor: state.cursor)
+            case .role:
+                kind = .picker(options: form.roleOptions.map(\.rawValue), selected: form.roleOptions.firstIndex(of: form.role) ?? 0)
+            case .status:
+                kind = .picker(options: form.statusOptions.map(\.rawValue), selected: form.statusOptions.firstIndex(of: form.status) ?? 0)
+            }
+            return FormFieldContent(label: field.label, kind: kind, error: form.error(for: field))
+        }
+        let focusIndex = FormField.allCases.firstIndex(of: form.focus) ?? 0
+        return FormContent(title: form.title, fields: fields, focus: .field(focusIndex), submitLabel: form.submitLabel,
+                           isSubmitting: form.isSubmitting, spinner: spinner, problem: form.formError)
+    }
+}

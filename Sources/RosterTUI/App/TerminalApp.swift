@@ -1,0 +1,48 @@
+import Logging
+import RosterApp
+import RosterKit
+
+/// Runs Roster in the real terminal until the person quits or a signal ends it, and always
+/// gives the terminal back.
+@MainActor
+public enum TerminalApp {
+    public struct Options: Sendable {
+        public var serverLabel: String
+        public var pageSize: Int
+        public var colorMode: Terminal.ColorMode
+        public var mouse: Bool
+
+        public init(serverLabel: String, pageSize: Int = UserQuery.defaultPerPage, colorMode: Terminal.ColorMode = .auto, mouse: Bool = true) {
+            self.serverLabel = serverLabel
+            self.pageSize = pageSize
+            self.colorMode = colorMode
+            self.mouse = mouse
+        }
+    }
+
+    /// Returns the process's exit code: 0 after q or Ctrl-C, 128+N after signal N.
+    /// Throws only when the terminal cannot be set up (no TTY).
+    public static func run(repository: any UserRepository, options: Options, logger: Logger) async throws -> Int32 {
+        let terminal = try Terminal.start(colorMode: options.colorMode, mouse: options.mouse)
+        logger.info("terminal \(terminal.size.columns)x\(terminal.size.rows), colour \(terminal.usesColor)")
+        let model = AppModel(repository: repository, perPage: options.pageSize)
+        let controller = AppController(model: model, canvas: terminal.canvas, serverLabel: options.serverLabel) { [weak terminal] in
+            terminal?.present()
+        }
+        controller.start()
+        for await events in terminal.events {
+            if events.contains(.suspend) {
+                terminal.suspend()
+            }
+            let keepGoing = controller.handle(events)
+            if controller.invalidateNextFrame {
+                controller.invalidateNextFrame = false
+                terminal.invalidate()
+                controller.render()
+            }
+            if !keepGoing { break }
+        }
+        terminal.restore()
+        return controller.exitCode ?? 0
+    }
+}

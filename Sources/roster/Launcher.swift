@@ -1,0 +1,70 @@
+import Foundation
+import Logging
+import RosterApp
+import RosterKit
+import RosterServer
+import RosterTUI
+
+/// Starts what `roster` needs (logging, the embedded server when no server is named, the API
+/// client), runs the terminal UI, and stops it all again.
+struct Launcher {
+    let settings: Settings
+
+    func run() async throws -> Int32 {
+        let sink: FileLogHandler.Sink
+        do {
+            sink = try FileLogHandler.Sink(path: settings.logFile)
+        } catch {
+            throw LaunchError("Cannot write the log file \(settings.logFile): \(error.localizedDescription). Set logFile in the configuration.")
+        }
+        let level = settings.logLevel
+        let makeLogger = { (label: String) in
+            Logger(label: label) { label in FileLogHandler(label: label, sink: sink, logLevel: level) }
+        }
+        let logger = makeLogger("roster")
+        logger.info("roster \(RosterVersion.current) starting")
+
+        var embedded: RunningServer?
+        let baseURL: URL
+        let token: String?
+        let serverLabel: String
+        if let server = settings.server {
+            baseURL = server
+            token = settings.token
+            serverLabel = Redaction.url(server)
+        } else {
+            let configuration = ServerConfiguration(
+                databasePath: settings.database, seedCount: settings.seedUsers,
+                faults: FaultInjection(failRate: settings.demoFaults))
+            let server: RunningServer
+            do {
+                server = try await UserAPIServer.start(configuration, logger: makeLogger("roster.server"))
+            } catch {
+                throw LaunchError("Could not start the embedded server on \(settings.database): \(error)")
+            }
+            logger.info("embedded server listening on \(server.url.absoluteString), database \(settings.database)")
+            embedded = server
+            baseURL = server.url
+            token = server.token
+            serverLabel = "embedded \(server.url.host ?? "127.0.0.1"):\(server.url.port ?? 0)"
+        }
+
+        let client = APIClient(baseURL: baseURL, token: token, deadline: settings.requestTimeout, logger: makeLogger("roster.client"))
+        let options = TerminalApp.Options(serverLabel: serverLabel, pageSize: settings.pageSize, colorMode: settings.colors, mouse: settings.mouse)
+        let exitCode: Int32
+        do {
+            exitCode = try await TerminalApp.run(repository: RemoteUserRepository(client: client), options: options, logger: logger)
+        } catch {
+            await embedded?.shutdown()
+            throw LaunchError("\(error)")
+        }
+        logger.info("roster stopping (exit \(exitCode))")
+        await embedded?.shutdown()
+        return exitCode
+    }
+}
+
+struct LaunchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import Logging
+import RosterKit
+
+@main
+struct RosterCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "roster",
+        abstract: "Browse and edit a user directory in the terminal.",
+        discussion: """
+            With no server named, Roster starts its own user API server in-process on 127.0.0.1, \
+            with its data in $XDG_DATA_HOME/roster/roster.sqlite (500 demo users on first run).
+
+            Settings: a flag beats an environment variable (ROSTER_SERVER, ROSTER_TOKEN, NO_COLOR), \
+            which beats the configuration file (--config, else $XDG_CONFIG_HOME/roster/roster.json; \
+            Config/roster.json in the source tree documents every setting). \
+            Logs go to $XDG_STATE_HOME/roster/roster.log, never to the terminal. Press ? in the app for every key.
+            """,
+        version: RosterVersion.current)
+
+    @Option(name: .long, help: ArgumentHelp("The user API server, e.g. https://users.example.com/roster/ (env ROSTER_SERVER).", valueName: "url"))
+    var server: String?
+
+    @Option(name: .long, help: ArgumentHelp("The bearer token the server expects (env ROSTER_TOKEN).", valueName: "token"))
+    var token: String?
+
+    @Option(name: .long, help: ArgumentHelp("A configuration file (JSON with comments).", valueName: "file"))
+    var config: String?
+
+    @Option(name: .customLong("demo-faults"), help: ArgumentHelp(
+        "Make the embedded server fail this share (0 to 1) of requests with 503, to see the error dialog.", valueName: "rate"))
+    var demoFaults: Double?
+
+    mutating func run() async throws {
+        let settings: Settings
+        do {
+            settings = try Settings.resolve(
+                flags: Settings.Flags(server: server, token: token, config: config, demoFaults: demoFaults),
+                environment: ProcessInfo.processInfo.environment)
+        } catch let error as SettingsError {
+            throw ValidationError(error.message)
+        }
+        if settings.server != nil && demoFaults != nil {
+            throw ValidationError("--demo-faults applies to the embedded server only; leave out --server to use it.")
+        }
+        let exitCode = try await Launcher(settings: settings).run()
+        if exitCode != 0 { throw ExitCode(exitCode) }
+    }
+}

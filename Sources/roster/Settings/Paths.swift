@@ -1,0 +1,27 @@
+import Foundation
+
+/// Where Roster keeps its files, following the XDG base directory specification.
+struct Paths {
+    var environment: [String: String]
+
+    private var home: String {
+        environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+    }
+
+    private func base(_ variable: String, default relative: String) -> String {
+        if let value = environment[variable], value.hasPrefix("/") { return value }
+        return home + "/" + relative
+    }
+
+    /// `$XDG_DATA_HOME/roster/roster.sqlite`: the embedded server's database.
+    var database: String { base("XDG_DATA_HOME", default: ".local/share") + "/roster/roster.sqlite" }
+    /// `$XDG_STATE_HOME/roster/roster.log`.
+    var logFile: String { base("XDG_STATE_HOME", default: ".local/state") + "/roster/roster.log" }
+    /// `$XDG_CONFIG_HOME/roster/roster.json`, read when it exists and no --config is given.
+    var configFile: String { base("XDG_CONFIG_HOME", default: ".config") + "/roster/roster.json" }
+
+    /// `~/x` → `/home/me/x`.
+    func expand(_ path: String) -> String {
+        path == "~" ? home : path.hasPrefix("~/") ? home + path.dropFirst(1) : path
+    }
+}

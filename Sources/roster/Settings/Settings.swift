@@ -1,0 +1,105 @@
+import Foundation
+import Logging
+import RosterKit
+import RosterTUI
+
+/// Everything `roster` runs with, resolved once at start: a flag beats the environment,
+/// which beats the configuration file, which beats the default.
+struct Settings: Equatable {
+    /// nil: start the embedded server.
+    var server: URL?
+    var token: String?
+    var pageSize = UserQuery.defaultPerPage
+    var requestTimeout: Duration = .seconds(30)
+    var colors: Terminal.ColorMode = .auto
+    var mouse = true
+    var logFile: String
+    var logLevel: Logger.Level = .info
+    var database: String
+    var seedUsers = 500
+    var demoFaults = 0.0
+
+    struct Flags {
+        var server: String?
+        var token: String?
+        var config: String?
+        var demoFaults: Double?
+    }
+
+    static func resolve(flags: Flags, environment: [String: String]) throws -> Settings {
+        let paths = Paths(environment: environment)
+        let file: SettingsFile
+        if let path = flags.config {
+            file = try SettingsFile.load(from: paths.expand(path))
+        } else if FileManager.default.fileExists(atPath: paths.configFile) {
+            file = try SettingsFile.load(from: paths.configFile)
+        } else {
+            file = SettingsFile()
+        }
+
+        var settings = Settings(logFile: file.logFile.map(paths.expand) ?? paths.logFile,
+                                database: file.embedded?.database.map(paths.expand) ?? paths.database)
+
+        if let text = flags.server ?? environment["ROSTER_SERVER"].nonEmpty ?? file.server {
+            settings.server = try serverURL(text)
+        }
+        if let token = flags.token ?? environment["ROSTER_TOKEN"].nonEmpty ?? file.token {
+            settings.token = token
+        } else if let tokenFile = file.tokenFile {
+            settings.token = try readToken(paths.expand(tokenFile))
+        }
+        if let pageSize = file.pageSize {
+            guard UserQuery.perPageRange.contains(pageSize) else {
+                throw SettingsError("pageSize must be between 1 and 200, not \(pageSize).")
+            }
+            settings.pageSize = pageSize
+        }
+        if let seconds = file.requestTimeoutSeconds {
+            guard seconds > 0 else { throw SettingsError("requestTimeoutSeconds must be above 0.") }
+            settings.requestTimeout = .milliseconds(Int(seconds * 1000))
+        }
+        if let colors = file.colors {
+            guard let mode = Terminal.ColorMode(rawValue: colors) else {
+                throw SettingsError("colors must be one of auto, always, never, not “\(colors)”.")
+            }
+            settings.colors = mode
+        }
+        if let mouse = file.mouse { settings.mouse = mouse }
+        if let level = file.logLevel {
+            guard let parsed = Logger.Level(rawValue: level) else {
+                throw SettingsError("logLevel must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            settings.logLevel = parsed
+        }
+        if let seed = file.embedded?.seedUsers { settings.seedUsers = max(0, seed) }
+        if let faults = flags.demoFaults ?? file.embedded?.demoFaults {
+            guard (0...1).contains(faults) else { throw SettingsError("--demo-faults must be between 0 and 1, not \(faults).") }
+            settings.demoFaults = faults
+        }
+        return settings
+    }
+
+    static func serverURL(_ text: String) throws -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+            throw SettingsError("“\(text)” is not a server URL; give one like http://host:8080/.")
+        }
+        return url
+    }
+
+    private static func readToken(_ path: String) throws -> String {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+              let line = text.split(whereSeparator: \.isNewline).first?.trimmingCharacters(in: .whitespaces), !line.isEmpty
+        else { throw SettingsError("Cannot read a token from \(path).") }
+        return line
+    }
+}
+
+extension Optional where Wrapped == String {
+    /// nil for an unset or empty environment variable.
+    var nonEmpty: String? {
+        switch self {
+        case .some(let value) where !value.isEmpty: value
+        default: nil
+        }
+    }
+}

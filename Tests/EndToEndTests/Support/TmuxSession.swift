@@ -1,0 +1,109 @@
+import Foundation
+
+/// A detached tmux session of a known size running one command, on a private tmux server
+/// (its own socket), so tests never touch a person's tmux or each other.
+final class TmuxSession {
+    let socket: String
+    let name = "roster"
+
+    static func requireTmux() throws {
+        guard (try? run(["tmux", "-V"]))?.status == 0 else {
+            throw EndToEndError("tmux is not installed: the end-to-end tests need it (`make deps` installs it).")
+        }
+    }
+
+    /// Starts `command` (run by /bin/sh) in a new session of `columns`×`rows`.
+    init(columns: Int = 120, rows: Int = 40, command: String, environment: [String: String] = [:]) throws {
+        try Self.requireTmux()
+        socket = "roster-e2e-\(UUID().uuidString.prefix(8))"
+        let exports = environment.map { "export \($0.key)=\(Self.shellQuote($0.value));" }.joined(separator: " ")
+        let result = try Self.run(["tmux", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", name,
+                                   "-x", String(columns), "-y", String(rows), "/bin/sh -c \(Self.shellQuote("\(exports) \(command)"))"],
+                                  environment: ["TERM": "xterm-256color"])
+        guard result.status == 0 else { throw EndToEndError("tmux new-session failed: \(result.output)") }
+        // Keep the pane after the command exits, so its last screen can still be read.
+        _ = try? tmux(["set-option", "-t", name, "remain-on-exit", "on"])
+    }
+
+    /// Sends keys as tmux names them: "j", "Enter", "Escape", "C-c", "PageDown"…
+    func send(_ keys: String...) throws {
+        for key in keys { _ = try tmux(["send-keys", "-t", name, key]) }
+    }
+
+    /// Types text literally.
+    func type(_ text: String) throws {
+        _ = try tmux(["send-keys", "-t", name, "-l", text])
+    }
+
+    /// The screen as text, one line per row.
+    func screen() throws -> String {
+        try tmux(["capture-pane", "-p", "-t", name]).output
+    }
+
+    /// The screen with colour escape sequences (for screenshots).
+    func screenWithEscapes() throws -> String {
+        try tmux(["capture-pane", "-p", "-e", "-t", name]).output
+    }
+
+    func resize(columns: Int, rows: Int) throws {
+        _ = try tmux(["resize-window", "-t", name, "-x", String(columns), "-y", String(rows)])
+    }
+
+    /// Whether the command in the pane has exited.
+    func paneIsDead() throws -> Bool {
+        try tmux(["display-message", "-p", "-t", name, "#{pane_dead}"]).output.trimmingCharacters(in: .whitespacesAndNewlines) == "1"
+    }
+
+    /// Waits until the screen shows `text`; the error shows the screen as it was.
+    @discardableResult
+    func waitFor(_ text: String, timeout: Duration = .seconds(20)) async throws -> String {
+        try await waitForScreen("“\(text)”", timeout: timeout) { $0.contains(text) }
+    }
+
+    @discardableResult
+    func waitForScreen(_ what: String, timeout: Duration = .seconds(20), _ condition: (String) -> Bool) async throws -> String {
+        var last = ""
+        do {
+            try await waitUntil(timeout: timeout, what) {
+                last = try screen()
+                return condition(last)
+            }
+        } catch {
+            throw EndToEndError("\(error)\n--- screen ---\n\(last)\n--------------")
+        }
+        return last
+    }
+
+    func kill() {
+        _ = try? tmux(["kill-server"])
+    }
+
+    deinit { kill() }
+
+    @discardableResult
+    private func tmux(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let result = try Self.run(["tmux", "-L", socket] + arguments)
+        guard result.status == 0 else { throw EndToEndError("tmux \(arguments.joined(separator: " ")) failed: \(result.output)") }
+        return result
+    }
+
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    static func shellQuote(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}
