@@ -24,7 +24,8 @@ public final class Activity {
     @ObservationIgnored private var liveLoads = 0
     @ObservationIgnored private var liveTimers = 0
     @ObservationIgnored private var ticker: Task<Void, Never>?
-    @ObservationIgnored private var waiters: [(includingTimers: Bool, continuation: CheckedContinuation<Void, Never>)] = []
+    @ObservationIgnored private var waiters: [Int: (includingTimers: Bool, continuation: CheckedContinuation<Void, Never>)] = [:]
+    @ObservationIgnored private var nextWaiterID = 0
 
     public init(clock: any Clock<Duration> = ContinuousClock()) {
         self.clock = clock
@@ -108,21 +109,30 @@ public final class Activity {
         liveLoads == 0 && (!includingTimers || liveTimers == 0)
     }
 
+    /// Returns when quiet, or when the waiting task is cancelled (a test's time limit), so a
+    /// wait that can never end fails the test instead of hanging the run.
     private func wait(includingTimers: Bool) async {
         guard !isQuiet(includingTimers: includingTimers) else { return }
-        await withCheckedContinuation { waiters.append((includingTimers, $0)) }
+        nextWaiterID += 1
+        let id = nextWaiterID
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if Task.isCancelled {
+                    continuation.resume()
+                } else {
+                    waiters[id] = (includingTimers, continuation)
+                }
+            }
+        } onCancel: {
+            Task { @MainActor [weak self] in self?.waiters.removeValue(forKey: id)?.continuation.resume() }
+        }
     }
 
     private func resumeWaiters() {
-        var still: [(includingTimers: Bool, continuation: CheckedContinuation<Void, Never>)] = []
-        for waiter in waiters {
-            if isQuiet(includingTimers: waiter.includingTimers) {
-                waiter.continuation.resume()
-            } else {
-                still.append(waiter)
-            }
+        for (id, waiter) in waiters where isQuiet(includingTimers: waiter.includingTimers) {
+            waiters[id] = nil
+            waiter.continuation.resume()
         }
-        waiters = still
     }
 }
 

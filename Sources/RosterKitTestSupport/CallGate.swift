@@ -10,7 +10,9 @@ public final class CallGate: Sendable {
         var isOpen = false
         var arrivals = 0
         var held: [CheckedContinuation<Void, Never>] = []
-        var arrivalWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var arrivalWaiters: [(id: Int, count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var nextWaiterID = 0
+        var cancelledWaiters: Set<Int> = []
     }
 
     private let state = Mutex(State())
@@ -50,15 +52,31 @@ public final class CallGate: Sendable {
     }
 
     /// Suspends until at least `count` calls have reached the gate: the test then knows the
-    /// request was sent, without polling.
+    /// request was sent, without polling. Returns early if the waiting task is cancelled (a
+    /// test's time limit), so a call that never comes fails the test instead of hanging it.
     public func waitForArrivals(_ count: Int = 1) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let arrived = state.withLock { state -> Bool in
-                if state.arrivals >= count { return true }
-                state.arrivalWaiters.append((count, continuation))
-                return false
+        let id = state.withLock { state -> Int in
+            state.nextWaiterID += 1
+            return state.nextWaiterID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = state.withLock { state -> Bool in
+                    if state.arrivals >= count || state.cancelledWaiters.remove(id) != nil { return true }
+                    state.arrivalWaiters.append((id, count, continuation))
+                    return false
+                }
+                if ready { continuation.resume() }
             }
-            if arrived { continuation.resume() }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                if let index = state.arrivalWaiters.firstIndex(where: { $0.id == id }) {
+                    return state.arrivalWaiters.remove(at: index).continuation
+                }
+                state.cancelledWaiters.insert(id)
+                return nil
+            }
+            waiter?.resume()
         }
     }
 }
