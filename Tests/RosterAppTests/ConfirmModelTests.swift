@@ -73,6 +73,18 @@ struct ConfirmModelTests {
         #expect(await repository.callCount(.delete) == 2)
     }
 
+    @Test func cancellingAfterAFailureClosesWithoutTryingAgain() async {
+        let (model, outcomes) = deleteAna()
+        await repository.failNext(.delete, with: .timedOut)
+        model.confirm()
+        await activity.waitForLoads()
+        model.cancel()
+        #expect(model.phase == .finished)
+        #expect(outcomes() == [.cancelled])
+        #expect(await repository.callCount(.delete) == 1)
+        #expect(await repository.user(id: "p-1") != nil)
+    }
+
     @Test func retryOnlyAfterAFailure() async {
         let (model, _) = deleteAna()
         #expect(!model.retry())

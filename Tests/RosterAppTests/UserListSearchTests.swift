@@ -45,6 +45,22 @@ struct UserListSearchTests {
         #expect(await h.repository.listCalls().map(\.search) == [nil, "a", "ana"])
     }
 
+    @Test func aSupersededSearchRequestIsCancelled() async {
+        let h = await ListHarness(users: searchDirectory).loaded()
+        await h.repository.setDelay(.seconds(1), for: .list)
+        h.list.setSearch("a")
+        await h.appClock.advance(by: UserListModel.searchDebounce)
+        await h.repositoryClock.waitForSleepers(1) // "a" waits for its answer
+        h.list.setSearch("ana")
+        // The request for "a" is cancelled at once, not left to finish.
+        #expect(await eventually { h.repositoryClock.sleeperCount == 0 })
+        await h.appClock.advance(by: UserListModel.searchDebounce)
+        await h.repositoryClock.waitForSleepers(1)
+        await h.repositoryClock.advance(by: .seconds(1))
+        await h.activity.waitForIdle()
+        #expect(h.names() == ["Ana Silva", "Anabel Ruiz", "Juliana Costa"])
+    }
+
     @Test func theLastGoodListStaysWhileASearchRuns() async {
         let h = await ListHarness(users: searchDirectory).loaded()
         h.list.setSearch("ana")
