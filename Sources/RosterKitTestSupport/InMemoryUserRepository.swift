@@ -3,7 +3,8 @@ import RosterKit
 
 /// A `UserRepository` held in memory, with the server's semantics (search, sort with id
 /// tie-break, paging, validation, unique emails) and knobs for tests: per-call delays on an
-/// injected clock, scripted failures, and a record of every call.
+/// injected clock, scripted failures, calls held until a test releases them, and a record of
+/// every call.
 public actor InMemoryUserRepository: UserRepository {
     public enum Operation: Sendable, Hashable {
         case list, get, create, update, delete
@@ -32,6 +33,7 @@ public actor InMemoryUserRepository: UserRepository {
     private var failures: [(operation: Operation?, error: APIError)] = []
     private var delays: [Operation: Duration] = [:]
     private var listDelay: (@Sendable (UserQuery) -> Duration)?
+    private var holds: [(operation: Operation?, gate: CallGate)] = []
     private let clock: any Clock<Duration>
     private var now: Date
 
@@ -70,6 +72,17 @@ public actor InMemoryUserRepository: UserRepository {
     /// Every list call sleeps for what `delay` says of its query (overrides `setDelay(_:for: .list)`).
     public func setListDelay(_ delay: @escaping @Sendable (UserQuery) -> Duration) {
         listDelay = delay
+    }
+
+    /// The next call of `operation` (any operation when nil) waits until the returned gate is
+    /// opened, then answers (or fails, if a failure is scripted) even if it was cancelled
+    /// meanwhile: an answer already on the wire. A held call skips any delay. Several holds
+    /// are used in order.
+    @discardableResult
+    public func holdNext(_ operation: Operation? = nil) -> CallGate {
+        let gate = CallGate()
+        holds.append((operation, gate))
+        return gate
     }
 
     public func callCount(_ operation: Operation) -> Int {
@@ -153,10 +166,15 @@ public actor InMemoryUserRepository: UserRepository {
     // MARK: Semantics shared with the server
 
     private func prepare(_ operation: Operation, delay: Duration? = nil) async throws {
-        if let delay = delay ?? delays[operation], delay > .zero {
-            try await clock.sleep(for: delay)
+        if let index = holds.firstIndex(where: { $0.operation == nil || $0.operation == operation }) {
+            // No cancellation check after the gate: the answer was already on its way.
+            await holds.remove(at: index).gate.pass()
+        } else {
+            if let delay = delay ?? delays[operation], delay > .zero {
+                try await clock.sleep(for: delay)
+            }
+            try Task.checkCancellation()
         }
-        try Task.checkCancellation()
         if let index = failures.firstIndex(where: { $0.operation == nil || $0.operation == operation }) {
             throw failures.remove(at: index).error
         }

@@ -52,12 +52,20 @@ public final class ManualClock: Clock, Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let cancelled = state.withLock { state -> Bool in
-                    if state.cancelledBeforeRegistering.remove(id) != nil { return true }
+                // Checked again under the lock: an advance() between the check above and
+                // here would otherwise leave this sleeper, already due, waiting forever.
+                enum Registration { case waiting, due, cancelled }
+                let registration = state.withLock { state -> Registration in
+                    if state.cancelledBeforeRegistering.remove(id) != nil { return .cancelled }
+                    if deadline <= state.now { return .due }
                     state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-                    return false
+                    return .waiting
                 }
-                if cancelled { continuation.resume(throwing: CancellationError()) }
+                switch registration {
+                case .waiting: break
+                case .due: continuation.resume()
+                case .cancelled: continuation.resume(throwing: CancellationError())
+                }
             }
         } onCancel: {
             let sleeper = state.withLock { state -> Sleeper? in
@@ -79,7 +87,12 @@ public final class ManualClock: Clock, Sendable {
             let next = state.withLock { state -> Sleeper? in
                 guard let index = state.sleepers.indices.min(by: { state.sleepers[$0].deadline < state.sleepers[$1].deadline }),
                       state.sleepers[index].deadline <= target
-                else { return nil }
+                else {
+                    // Moving time in the same step as the last look for due sleepers: one that
+                    // registers afterwards sees the new time and does not wait.
+                    state.now = max(state.now, target)
+                    return nil
+                }
                 let sleeper = state.sleepers.remove(at: index)
                 state.now = max(state.now, sleeper.deadline)
                 return sleeper
@@ -88,7 +101,6 @@ public final class ManualClock: Clock, Sendable {
             next.continuation.resume()
             await settle()
         }
-        state.withLock { $0.now = target }
         await settle()
     }
 

@@ -1,0 +1,287 @@
+import Observation
+import RosterKit
+
+/// The whole app as the front end sees it: the list and detail pane, the stack of what is on
+/// screen above them, the search line, status messages, and one method per key binding.
+/// Actions that make no sense for the screen on top are ignored, so a stray key never opens a
+/// form behind a dialog.
+@MainActor
+@Observable
+public final class AppModel {
+    /// How long a status message stays.
+    public static let statusMessageDuration: Duration = .seconds(3)
+
+    public let activity: Activity
+    public let list: UserListModel
+    public let detail: UserDetailModel
+    /// Bottom to top; the first is always `.list`.
+    public private(set) var screens: [Screen] = [.list]
+    public private(set) var statusMessage: StatusMessage?
+    /// Whether the search line is open (after `/`).
+    public private(set) var isSearching = false
+    public private(set) var searchField = TextFieldState()
+    /// Set by `quit()`: the front end leaves its loop.
+    public private(set) var isQuitRequested = false
+
+    @ObservationIgnored private let repository: any UserRepository
+    @ObservationIgnored private var searchBeforeEditing = ""
+    @ObservationIgnored private var messageExpiry: Task<Void, Never>?
+    @ObservationIgnored private var nextID = 0
+
+    public init(repository: any UserRepository, clock: any Clock<Duration> = ContinuousClock(), perPage: Int = UserQuery.defaultPerPage) {
+        self.repository = repository
+        let activity = Activity(clock: clock)
+        self.activity = activity
+        list = UserListModel(repository: repository, activity: activity, perPage: perPage)
+        detail = UserDetailModel(repository: repository, activity: activity)
+        list.onSelectedUserChange = { [weak self] user in
+            self?.detail.show(user)
+        }
+        list.onReloadFailure = { [weak self] failure in
+            self?.presentError(title: failure.title, error: failure.error) { [weak self] in
+                self?.list.retry()
+            }
+        }
+    }
+
+    // MARK: What the view reads
+
+    public var topScreen: Screen { screens.last ?? .list }
+
+    /// The spinner shows while this is true.
+    public var isLoading: Bool { activity.isBusy }
+
+    /// Whether `retry()` would do something on the screen on top.
+    public var canRetry: Bool {
+        switch topScreen {
+        case .error(let dialog): dialog.canRetry
+        case .confirm(let confirm): if case .failed = confirm.phase { true } else { false }
+        case .form(let form): if case .failed = form.submission { true } else { false }
+        case .help: false
+        case .list: list.state.error != nil || list.hasFailedPages || detail.state.error != nil
+        }
+    }
+
+    // MARK: Start and stop
+
+    /// Loads the first page.
+    public func start() {
+        list.load()
+    }
+
+    public func quit() {
+        isQuitRequested = true
+    }
+
+    // MARK: The list (acting only when the list is on top)
+
+    public func setListViewport(height: Int) { list.setViewportHeight(height) }
+    public func moveDown() { if listOnTop { list.moveDown() } }
+    public func moveUp() { if listOnTop { list.moveUp() } }
+    public func pageDown() { if listOnTop { list.pageDown() } }
+    public func pageUp() { if listOnTop { list.pageUp() } }
+    public func moveToTop() { if listOnTop { list.moveToTop() } }
+    public func moveToBottom() { if listOnTop { list.moveToBottom() } }
+    public func select(row: Int) { if listOnTop { list.select(row: row) } }
+    public func scroll(by rows: Int) { if listOnTop { list.scroll(by: rows) } }
+
+    public func cycleSort() { if listIdle { list.cycleSort() } }
+    public func refresh() { if listIdle { list.refresh() } }
+
+    private var listOnTop: Bool { screens.count == 1 }
+    /// The list is on top and no search is being typed.
+    private var listIdle: Bool { listOnTop && !isSearching }
+
+    // MARK: Search line
+
+    /// `/`: opens the search line holding the current search.
+    public func startSearch() {
+        guard listIdle else { return }
+        searchBeforeEditing = list.searchText
+        searchField = TextFieldState(list.searchText)
+        isSearching = true
+    }
+
+    /// A keystroke in the search line; the list follows after the debounce.
+    public func editSearch(_ edit: TextEdit) {
+        guard isSearching else { return }
+        var field = searchField
+        let changed = field.apply(edit)
+        searchField = field
+        if changed { list.setSearch(field.text) }
+    }
+
+    /// Enter: closes the line and searches now.
+    public func commitSearch() {
+        guard isSearching else { return }
+        isSearching = false
+        list.applySearchNow()
+    }
+
+    /// Esc: closes the line and goes back to the search from before `/`.
+    public func cancelSearch() {
+        guard isSearching else { return }
+        isSearching = false
+        searchField = TextFieldState(searchBeforeEditing)
+        list.setSearch(searchBeforeEditing)
+        list.applySearchNow()
+    }
+
+    // MARK: Users
+
+    /// `n`: the create form.
+    public func newUser() {
+        guard listIdle else { return }
+        push(.form(makeForm(.create)))
+    }
+
+    /// `e`: the edit form for the selected user, with the freshest copy we have.
+    public func editSelected() {
+        guard listIdle else { return }
+        guard let selected = list.selectedUser else {
+            showStatus("No user selected", kind: .warning)
+            return
+        }
+        let user = detail.user?.id == selected.id ? detail.user ?? selected : selected
+        push(.form(makeForm(.edit(user))))
+    }
+
+    /// `d`: asks before deleting the selected user.
+    public func deleteSelected() {
+        guard listIdle else { return }
+        guard let user = list.selectedUser else {
+            showStatus("No user selected", kind: .warning)
+            return
+        }
+        let repository = self.repository
+        let confirm = ConfirmModel(
+            title: "Delete user", message: "Delete \(user.name) <\(user.email)>? This cannot be undone.",
+            confirmLabel: "Delete", isDestructive: true, activity: activity,
+            action: { _ = try await repository.delete(id: user.id) })
+        confirm.onFinish = { [weak self, weak confirm] outcome in
+            guard let self, let confirm else { return }
+            remove(.confirm(confirm))
+            if outcome == .confirmed {
+                showStatus("Deleted \(user.name)")
+                list.refresh()
+            }
+        }
+        push(.confirm(confirm))
+    }
+
+    private func makeForm(_ mode: FormMode) -> UserFormModel {
+        let form = UserFormModel(mode: mode, repository: repository, activity: activity)
+        form.onSaved = { [weak self, weak form] user in
+            guard let self, let form else { return }
+            remove(.form(form))
+            if case .create = mode { showStatus("Created \(user.name)") } else { showStatus("Saved \(user.name)") }
+            list.refresh(selecting: user.id)
+            detail.show(user)
+        }
+        form.onFailure = { [weak self, weak form] error in
+            guard let self, let form else { return }
+            let title = if case .edit(let user) = mode { "Could not save \(user.name)" } else { "Could not create the user" }
+            presentError(title: title, error: error) { [weak form] in form?.retry() }
+        }
+        return form
+    }
+
+    // MARK: Dialogs and help
+
+    /// `?`: the list of keys.
+    public func showHelp() {
+        guard listIdle else { return }
+        push(.help)
+    }
+
+    /// `r`: retries what failed on the screen on top: the error dialog's action, the failed
+    /// delete or save, else the list's failed reload or pages, else the detail pane.
+    public func retry() {
+        switch topScreen {
+        case .error(let dialog):
+            remove(.error(dialog))
+            dialog.retryAction?()
+        case .confirm(let confirm):
+            confirm.retry()
+        case .form(let form):
+            form.retry()
+        case .help:
+            break
+        case .list:
+            if !list.retry() { detail.retry() }
+        }
+    }
+
+    /// Enter (and `y` on a confirmation): the default action of the screen on top.
+    public func confirm() {
+        switch topScreen {
+        case .error: retry()
+        case .confirm(let confirm): confirm.confirm()
+        case .form(let form): form.submit()
+        case .help: close()
+        case .list: if isSearching { commitSearch() }
+        }
+    }
+
+    /// Esc (and `n` on a confirmation): closes the screen on top. A form with changes asks
+    /// first; a form being submitted waits for its answer.
+    public func close() {
+        switch topScreen {
+        case .error, .help:
+            screens.removeLast()
+        case .confirm(let confirm):
+            confirm.cancel()
+        case .form(let form):
+            guard !form.isSubmitting else { return }
+            if form.isDirty { askToDiscard(form) } else { remove(.form(form)) }
+        case .list:
+            cancelSearch()
+        }
+    }
+
+    private func askToDiscard(_ form: UserFormModel) {
+        let confirm = ConfirmModel(
+            title: "Discard changes?", message: "The form has changes that are not saved.",
+            confirmLabel: "Discard", isDestructive: true, activity: activity)
+        confirm.onFinish = { [weak self, weak confirm, weak form] outcome in
+            guard let self, let confirm else { return }
+            remove(.confirm(confirm))
+            if outcome == .confirmed, let form { remove(.form(form)) }
+        }
+        push(.confirm(confirm))
+    }
+
+    /// Shows the error dialog; one already on top is replaced rather than stacked.
+    func presentError(title: String, error: APIError, retry: (@MainActor () -> Void)?) {
+        nextID += 1
+        let dialog = ErrorDialog(id: nextID, title: title, error: error, retryAction: retry)
+        if case .error = topScreen { screens.removeLast() }
+        push(.error(dialog))
+    }
+
+    private func push(_ screen: Screen) {
+        screens.append(screen)
+    }
+
+    /// Removes `screen` and anything stacked above it.
+    private func remove(_ screen: Screen) {
+        guard let index = screens.lastIndex(of: screen), index > 0 else { return }
+        screens.removeSubrange(index...)
+    }
+
+    // MARK: Status messages
+
+    /// Shows a short message that goes away after `statusMessageDuration`.
+    public func showStatus(_ text: String, kind: StatusMessage.Kind = .info) {
+        nextID += 1
+        let message = StatusMessage(id: nextID, text: text, kind: kind)
+        statusMessage = message
+        messageExpiry?.cancel()
+        // Not tracked by `activity`: a message waiting to expire is not work in progress.
+        let sleep = ClockSleep.sleeper(on: activity.clock, after: Self.statusMessageDuration)
+        messageExpiry = Task { [weak self] in
+            guard (try? await sleep()) != nil, !Task.isCancelled, let self else { return }
+            if statusMessage?.id == message.id { statusMessage = nil }
+        }
+    }
+}

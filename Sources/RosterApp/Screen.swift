@@ -1,0 +1,22 @@
+/// One layer of what is on screen. The list is always at the bottom; forms, dialogs and help
+/// stack on top of it, and keys go to the top one.
+public enum Screen {
+    case list
+    case form(UserFormModel)
+    case confirm(ConfirmModel)
+    case error(ErrorDialog)
+    case help
+}
+
+extension Screen: Equatable {
+    /// Models compare by identity: the same form, not an equal one.
+    public static func == (lhs: Screen, rhs: Screen) -> Bool {
+        switch (lhs, rhs) {
+        case (.list, .list), (.help, .help): true
+        case (.form(let a), .form(let b)): a === b
+        case (.confirm(let a), .confirm(let b)): a === b
+        case (.error(let a), .error(let b)): a.id == b.id
+        default: false
+        }
+    }
+}

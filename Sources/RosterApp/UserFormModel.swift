@@ -1,0 +1,273 @@
+import Observation
+import RosterKit
+
+/// The create and edit form. Validation is `UserValidation`, the server's own rules, so the
+/// form and the server cannot disagree. A field's problem shows once the person leaves the
+/// field, or as soon as an edit breaks a value that was valid, and from then on follows every
+/// keystroke; a submit shows them all.
+@MainActor
+@Observable
+public final class UserFormModel {
+    public let mode: FormMode
+    public private(set) var name: TextFieldState
+    public private(set) var email: TextFieldState
+    public private(set) var role: Role
+    public private(set) var status: Status
+    /// What the pickers offer: the known values, plus the user's own if this client does not
+    /// know it (so editing such a user does not silently change it).
+    public let roleOptions: [Role]
+    public let statusOptions: [Status]
+    public private(set) var focus: FormField = .name
+    public private(set) var submission: SubmissionState = .editing
+    /// A problem the server reported that belongs to no field.
+    public private(set) var formError: String?
+
+    /// Fields whose client-side problem is shown.
+    private var revealed: Set<FormField> = []
+    /// Field errors from the server's last answer (422, 409), until the field is edited.
+    private var serverErrors: [FormField: String] = [:]
+
+    /// Told when the server saved the user.
+    @ObservationIgnored public var onSaved: (@MainActor (User) -> Void)?
+    /// Told when a submit failed for a reason that is not about a field (the error dialog).
+    @ObservationIgnored public var onFailure: (@MainActor (APIError) -> Void)?
+
+    @ObservationIgnored private let repository: any UserRepository
+    @ObservationIgnored private let activity: Activity
+    @ObservationIgnored private let initial: (name: String, email: String, role: Role, status: Status)
+    @ObservationIgnored private var lastDraft: UserDraft?
+
+    public init(mode: FormMode, repository: any UserRepository, activity: Activity) {
+        self.mode = mode
+        self.repository = repository
+        self.activity = activity
+        switch mode {
+        case .create:
+            initial = ("", "", .member, .active)
+        case .edit(let user):
+            initial = (user.name, user.email, user.role, user.status)
+        }
+        name = TextFieldState(initial.name)
+        email = TextFieldState(initial.email)
+        role = initial.role
+        status = initial.status
+        roleOptions = Role.known + (initial.role.isKnown ? [] : [initial.role])
+        statusOptions = Status.known + (initial.status.isKnown ? [] : [initial.status])
+    }
+
+    // MARK: What the view reads
+
+    public var title: String {
+        switch mode {
+        case .create: "New user"
+        case .edit(let user): "Edit \(user.name)"
+        }
+    }
+
+    public var submitLabel: String {
+        if case .create = mode { return "Create" }
+        return "Save"
+    }
+
+    public var isDirty: Bool {
+        name.text != initial.name || email.text != initial.email || role != initial.role || status != initial.status
+    }
+
+    public var isSubmitting: Bool { submission == .submitting }
+
+    /// The problem shown under `field`: the server's, else the client's once revealed.
+    public func error(for field: FormField) -> String? {
+        if let message = serverErrors[field] { return message }
+        guard revealed.contains(field) else { return nil }
+        return clientProblem(field)
+    }
+
+    /// The text state of a text field (nil for pickers).
+    public func textField(_ field: FormField) -> TextFieldState? {
+        switch field {
+        case .name: name
+        case .email: email
+        case .role, .status: nil
+        }
+    }
+
+    /// What a submit sends: trimmed as the server stores it. A role or status this client does
+    /// not know is left out, which the server reads as "unchanged".
+    public var draft: UserDraft {
+        UserValidation.normalized(UserDraft(
+            name: name.text, email: email.text,
+            role: role.isKnown ? role : nil, status: status.isKnown ? status : nil))
+    }
+
+    // MARK: Editing
+
+    /// One keystroke in the focused field. On a picker, Left and Right change the choice.
+    public func edit(_ edit: TextEdit) {
+        guard !isSubmitting else { return }
+        switch (focus, edit) {
+        case (.name, _), (.email, _):
+            let field = focus
+            var state = field == .name ? name : email
+            let wasValid = clientProblem(field) == nil
+            let changed = state.apply(edit)
+            if field == .name { name = state } else { email = state }
+            if changed { fieldChanged(field, wasValid: wasValid) }
+        case (.role, .moveLeft), (.status, .moveLeft):
+            selectPreviousOption()
+        case (.role, .moveRight), (.status, .moveRight):
+            selectNextOption()
+        default:
+            break
+        }
+    }
+
+    /// Replaces a text field's whole text (a paste, or a test).
+    public func setText(_ text: String, for field: FormField) {
+        guard !isSubmitting, field.isText else { return }
+        let wasValid = clientProblem(field) == nil
+        var state = field == .name ? name : email
+        guard state.text != text else { return }
+        state.setText(text)
+        if field == .name { name = state } else { email = state }
+        fieldChanged(field, wasValid: wasValid)
+    }
+
+    public func focusNext() {
+        let all = FormField.allCases
+        focus(on: all[(all.firstIndex(of: focus)! + 1) % all.count])
+    }
+
+    public func focusPrevious() {
+        let all = FormField.allCases
+        focus(on: all[(all.firstIndex(of: focus)! + all.count - 1) % all.count])
+    }
+
+    /// Moves the focus; the field left shows its problem from now on.
+    public func focus(on field: FormField) {
+        guard field != focus else { return }
+        if !revealed.contains(focus) { revealed.insert(focus) }
+        focus = field
+    }
+
+    public func selectNextOption() { stepOption(by: 1) }
+    public func selectPreviousOption() { stepOption(by: -1) }
+
+    public func select(role newRole: Role) {
+        guard !isSubmitting, newRole != role, roleOptions.contains(newRole) else { return }
+        role = newRole
+        fieldChanged(.role, wasValid: true)
+    }
+
+    public func select(status newStatus: Status) {
+        guard !isSubmitting, newStatus != status, statusOptions.contains(newStatus) else { return }
+        status = newStatus
+        fieldChanged(.status, wasValid: true)
+    }
+
+    private func stepOption(by step: Int) {
+        switch focus {
+        case .role:
+            let index = roleOptions.firstIndex(of: role) ?? 0
+            select(role: roleOptions[(index + step + roleOptions.count) % roleOptions.count])
+        case .status:
+            let index = statusOptions.firstIndex(of: status) ?? 0
+            select(status: statusOptions[(index + step + statusOptions.count) % statusOptions.count])
+        case .name, .email:
+            break
+        }
+    }
+
+    private func fieldChanged(_ field: FormField, wasValid: Bool) {
+        if serverErrors[field] != nil { serverErrors[field] = nil }
+        if formError != nil { formError = nil }
+        if wasValid, !revealed.contains(field), clientProblem(field) != nil { revealed.insert(field) }
+    }
+
+    private func clientProblem(_ field: FormField) -> String? {
+        UserValidation.problems(in: draft).first { $0.field == field.rawValue }?.message
+    }
+
+    // MARK: Submitting
+
+    /// Sends the form if it is valid and nothing is in flight. Returns whether a request was
+    /// sent: a second submit while one is in flight sends nothing; an invalid form shows every
+    /// problem and focuses the first.
+    @discardableResult
+    public func submit() -> Bool {
+        switch submission {
+        case .submitting, .saved: return false
+        case .editing, .failed: break
+        }
+        let draft = self.draft
+        let problems = UserValidation.problems(in: draft).compactMap { FormField(rawValue: $0.field) }
+        guard problems.isEmpty else {
+            revealed.formUnion(problems)
+            focus = problems[0]
+            return false
+        }
+        send(draft)
+        return true
+    }
+
+    /// After a failure that is not about a field: sends the same draft again.
+    @discardableResult
+    public func retry() -> Bool {
+        guard case .failed = submission, let lastDraft else { return false }
+        send(lastDraft)
+        return true
+    }
+
+    private func send(_ draft: UserDraft) {
+        lastDraft = draft
+        submission = .submitting
+        if formError != nil { formError = nil }
+        if !serverErrors.isEmpty { serverErrors = [:] }
+        let mode = self.mode
+        let repository = self.repository
+        _ = activity.startLoad { [weak self] in
+            do {
+                let user: User = switch mode {
+                case .create: try await repository.create(draft)
+                case .edit(let original): try await repository.update(id: original.id, with: draft)
+                }
+                self?.saved(user)
+            } catch {
+                self?.failed(error)
+            }
+        }
+    }
+
+    private func saved(_ user: User) {
+        submission = .saved(user)
+        onSaved?(user)
+    }
+
+    private func failed(_ error: any Error) {
+        guard let failure = APIError.shown(for: error) else {
+            submission = .editing
+            return
+        }
+        switch failure {
+        case .validationFailed, .conflict:
+            // About the fields: the person corrects them; each message under its field.
+            submission = .editing
+            var unplaced: [String] = []
+            var placed: [FormField: String] = [:]
+            for fieldError in failure.fieldErrors {
+                if let field = FormField(rawValue: fieldError.field) {
+                    if placed[field] == nil { placed[field] = fieldError.message }
+                } else {
+                    unplaced.append(fieldError.message)
+                }
+            }
+            serverErrors = placed
+            if placed.isEmpty || !unplaced.isEmpty {
+                formError = unplaced.isEmpty ? failure.errorDescription : unplaced.joined(separator: " ")
+            }
+            if let first = FormField.allCases.first(where: { placed[$0] != nil }) { focus = first }
+        default:
+            submission = .failed(failure)
+            onFailure?(failure)
+        }
+    }
+}

@@ -1,0 +1,229 @@
+import Observation
+import RosterKit
+
+/// The user list: a directory of any size, of which only a bounded window of pages around the
+/// viewport is held. Every key operation costs work proportional to the screen (and the page
+/// cache, which is bounded), never to the directory.
+///
+/// Loads of the whole list (first load, search, sort, refresh) are reloads: while one runs
+/// and after one fails, the last good results stay on screen. Pages needed while scrolling
+/// load in the background; one that fails becomes an error row with its own retry.
+@MainActor
+@Observable
+public final class UserListModel {
+    /// The pause after the last keystroke before a search is sent.
+    public static let searchDebounce: Duration = .milliseconds(200)
+    /// The most pages held at once (unless one screen alone needs more): memory stays flat
+    /// however far the person scrolls.
+    public static let maximumCachedPages = 24
+
+    /// Rows per page asked of the server.
+    public let perPage: Int
+    /// The search as typed; its request follows after `searchDebounce`.
+    public internal(set) var searchText = ""
+    public internal(set) var sort: UserSort = .default
+    /// What is on screen, kept through reloads and after failures.
+    public internal(set) var state: LoadState<Listing> = .idle
+    /// The selected row (0-based).
+    public internal(set) var selection = 0
+    /// The first row on screen.
+    public internal(set) var scrollOffset = 0
+    /// How many rows the view shows; set by the view on layout.
+    public internal(set) var viewportHeight = 0
+
+    /// Told whenever the selected user changes: another row, or the row's page arrived.
+    @ObservationIgnored public var onSelectedUserChange: (@MainActor (User?) -> Void)?
+    /// Told when a reload fails (first load, search, sort, refresh): the error dialog.
+    @ObservationIgnored public var onReloadFailure: (@MainActor (ListFailure) -> Void)?
+
+    @ObservationIgnored let repository: any UserRepository
+    @ObservationIgnored let activity: Activity
+    @ObservationIgnored let window: PageWindow
+    /// Bumped by every reload started or abandoned: older answers are dropped.
+    @ObservationIgnored var generation = 0
+    @ObservationIgnored var reload: (request: ReloadRequest, task: TrackedTask)?
+    /// What `retry()` repeats when the last reload failed.
+    @ObservationIgnored var failedReload: ReloadRequest?
+    @ObservationIgnored var searchTimer: TrackedTask?
+    @ObservationIgnored var pageLoads: [Int: (id: Int, task: TrackedTask)] = [:]
+    @ObservationIgnored var nextPageLoadID = 0
+    @ObservationIgnored var direction: PageWindow.Direction = .down
+    @ObservationIgnored var reportedUser: User?
+
+    public init(repository: any UserRepository, activity: Activity, perPage: Int = UserQuery.defaultPerPage) {
+        let perPage = min(max(perPage, UserQuery.perPageRange.lowerBound), UserQuery.perPageRange.upperBound)
+        self.repository = repository
+        self.activity = activity
+        self.perPage = perPage
+        self.window = PageWindow(perPage: perPage)
+    }
+
+    // MARK: What the view reads
+
+    /// How many rows the list has (0 until the first page arrives).
+    public var rowCount: Int { state.value?.total ?? 0 }
+
+    /// The row at `index`, or nil outside `0..<rowCount`. O(1).
+    public func row(at index: Int) -> ListRow? {
+        state.value?.row(at: index)
+    }
+
+    public var selectedRow: ListRow? { row(at: selection) }
+
+    /// The selected user, if their page is loaded.
+    public var selectedUser: User? { state.value?.user(at: selection) }
+
+    /// The rows on screen.
+    public var visibleRows: Range<Int> {
+        scrollOffset ..< max(scrollOffset, min(rowCount, scrollOffset + pageHeight))
+    }
+
+    /// Whether a reload or a page is on its way.
+    public var isLoading: Bool {
+        state.isLoading || (state.value?.pages.values.contains { $0.isLoading } ?? false)
+    }
+
+    /// Whether some held page failed to load (its rows show as errors).
+    public var hasFailedPages: Bool {
+        state.value?.pages.values.contains { $0.error != nil } ?? false
+    }
+
+    /// How many pages are held in memory.
+    public var cachedPageCount: Int { state.value?.cachedPageCount ?? 0 }
+
+    /// "1,234 / 100,000": the selected row's position, counted from 1.
+    public var positionLabel: String {
+        let total = rowCount
+        guard total > 0 else { return "0 / 0" }
+        return "\(Self.grouped(selection + 1)) / \(Self.grouped(total))"
+    }
+
+    // MARK: Loading
+
+    /// The first load. Does nothing once the list has started loading.
+    public func load() {
+        guard case .idle = state, reload == nil, searchTimer == nil else { return }
+        startReload(ReloadRequest(
+            action: .load, search: searchText, sort: sort, pages: firstPages,
+            keepUserID: nil, selection: 0, screenRow: 0))
+    }
+
+    /// The pages that fill the screen from the top.
+    var firstPages: ClosedRange<Int> {
+        window.pages(covering: 0..<pageHeight) ?? 1...1
+    }
+
+    var pageHeight: Int { max(1, viewportHeight) }
+
+    func startReload(_ request: ReloadRequest) {
+        searchTimer?.cancel()
+        searchTimer = nil
+        cancelReload()
+        cancelPageLoads()
+        failedReload = nil
+        let generation = self.generation
+        if !state.isLoading { state.startLoading() }
+        let queries = request.pages.map {
+            UserQuery(page: $0, perPage: perPage, search: request.search.isEmpty ? nil : request.search, sort: request.sort)
+        }
+        let repository = self.repository
+        let task = activity.startLoad { [weak self] in
+            do {
+                let pages = try await Self.fetch(queries, from: repository)
+                self?.finishReload(request, generation: generation, pages: pages)
+            } catch {
+                self?.failReload(request, generation: generation, error: error)
+            }
+        }
+        reload = (request, task)
+    }
+
+    /// Abandons the reload in flight, if any: its answer, even if it still arrives, is dropped.
+    func cancelReload() {
+        generation += 1
+        guard let reload else { return }
+        reload.task.cancel()
+        self.reload = nil
+    }
+
+    private func finishReload(_ request: ReloadRequest, generation: Int, pages: [Page<User>]) {
+        guard generation == self.generation else { return }
+        reload = nil
+        var listing = Listing(
+            search: request.search, sort: request.sort, total: pages.last?.total ?? 0,
+            window: window, generation: generation)
+        for (number, page) in zip(request.pages, pages) {
+            listing.pages[number] = .loaded(page.items)
+        }
+        let target = request.keepUserID.flatMap { listing.index(ofUserWithID: $0) } ?? request.selection
+        state = .loaded(listing)
+        place(selection: target, screenRow: request.screenRow)
+        loadVisiblePages()
+        reportSelection()
+    }
+
+    private func failReload(_ request: ReloadRequest, generation: Int, error: any Error) {
+        guard generation == self.generation, let failure = APIError.shown(for: error) else { return }
+        reload = nil
+        failedReload = request
+        state.fail(with: failure)
+        // What is still on screen stays usable: it may need pages of its own.
+        loadVisiblePages()
+        onReloadFailure?(ListFailure(action: request.action, error: failure))
+    }
+
+    /// Several pages at once (a refresh of a screen spanning two pages); all or nothing.
+    nonisolated static func fetch(_ queries: [UserQuery], from repository: any UserRepository) async throws -> [Page<User>] {
+        if queries.count == 1 { return [try await repository.list(queries[0])] }
+        return try await withThrowingTaskGroup(of: (Int, Page<User>).self) { group in
+            for (index, query) in queries.enumerated() {
+                group.addTask { (index, try await repository.list(query)) }
+            }
+            var pages = [Page<User>?](repeating: nil, count: queries.count)
+            for try await (index, page) in group { pages[index] = page }
+            return pages.compactMap { $0 }
+        }
+    }
+
+    // MARK: Selection
+
+    /// Tells the observer when the selected user changed.
+    func reportSelection() {
+        let user = selectedUser
+        guard user != reportedUser else { return }
+        reportedUser = user
+        onSelectedUserChange?(user)
+    }
+
+    /// Selects `target` (clamped), keeping it `screenRow` rows below the top of the screen
+    /// where possible.
+    func place(selection target: Int, screenRow: Int) {
+        let newSelection = rowCount == 0 ? 0 : min(max(0, target), rowCount - 1)
+        set(selection: newSelection, offset: clampedOffset(newSelection - screenRow, keeping: newSelection))
+    }
+
+    /// `offset` moved as little as needed to show `selection`, within the list.
+    func clampedOffset(_ offset: Int, keeping selection: Int) -> Int {
+        let height = pageHeight
+        var offset = offset
+        if selection < offset { offset = selection }
+        if selection >= offset + height { offset = selection - height + 1 }
+        return min(max(0, offset), max(0, rowCount - height))
+    }
+
+    /// Writes only what changed, so an idle keypress does not wake the view.
+    func set(selection newSelection: Int, offset newOffset: Int) {
+        if newSelection != selection { selection = newSelection }
+        if newOffset != scrollOffset { scrollOffset = newOffset }
+    }
+
+    nonisolated static func grouped(_ number: Int) -> String {
+        let digits = String(number.magnitude)
+        var result = number < 0 ? "-" : ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
+            result.append(digit)
+        }
+        return result
+    }
+}
