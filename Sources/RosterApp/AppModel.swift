@@ -127,6 +127,14 @@ public final class AppModel {
         list.applySearchNow()
     }
 
+    /// Esc on the list: drops the search in force, back to everyone.
+    public func clearSearch() {
+        guard listIdle, !list.searchText.isEmpty else { return }
+        searchField = TextFieldState()
+        list.setSearch("")
+        list.applySearchNow()
+    }
+
     // MARK: Users
 
     /// `n`: the create form.

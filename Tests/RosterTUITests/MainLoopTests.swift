@@ -1,0 +1,184 @@
+import RosterApp
+import RosterKit
+import RosterKitTestSupport
+import Testing
+@testable import RosterTUI
+
+/// The main loop driven by scripted key events, against the in-memory repository: the same
+/// controller, presenter and views the terminal runs, drawn into a grid canvas.
+@Suite("Main loop")
+@MainActor
+struct MainLoopTests {
+    let clock = ManualClock()
+    let repository: InMemoryUserRepository
+    let model: AppModel
+    let canvas: GridCanvas
+    let controller: AppController
+
+    init() {
+        repository = InMemoryUserRepository(users: (1...120).map { User.fixture(number: $0) } + mixedUsers, clock: clock)
+        model = AppModel(repository: repository, clock: clock)
+        canvas = grid(120, 40)
+        controller = AppController(model: model, canvas: canvas, serverLabel: "test server")
+    }
+
+    func press(_ keys: Key...) {
+        controller.handle(keys.map(TerminalEvent.key))
+    }
+
+    func type(_ text: String) {
+        controller.handle(text.map { .key(.character($0)) })
+    }
+
+    /// Waits (by yielding, not by time) until the screen shows `text`.
+    func screenShows(_ text: String) async -> Bool {
+        for _ in 0..<100_000 {
+            if canvas.text.contains(text) { return true }
+            await Task.yield()
+        }
+        return canvas.text.contains(text)
+    }
+
+    func started() async -> Bool {
+        controller.start()
+        return await screenShows("1 / 126")
+    }
+
+    @Test func browsing() async throws {
+        #expect(await started())
+        #expect(canvas.text.contains("126 users"))
+        #expect(canvas.text.contains("User 0000001"))
+        press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"))
+        #expect(await screenShows("6 / 126"))
+        // The detail pane follows the selection at once, with the row's data.
+        let detailColumn = try #require(ScreenLayout(size: canvas.size)).detail.column
+        let detail = canvas.lines.map { String($0.dropFirst(detailColumn)) }.joined(separator: "\n")
+        #expect(detail.contains("User 0000006"))
+        press(.character("G"))
+        #expect(await screenShows("126 / 126"))
+        press(.home)
+        #expect(await screenShows("1 / 126"))
+        press(.pageDown)
+        #expect(await screenShows("\(ScreenLayout(size: canvas.size)!.visibleRows + 1) / 126"))
+    }
+
+    @Test func searchNarrowsTheList() async throws {
+        #expect(await started())
+        press(.character("/"))
+        #expect(await screenShows("Search:"))
+        type("ana")
+        await clock.advance(by: UserListModel.searchDebounce)
+        #expect(await screenShows("“ana”"))
+        #expect(await screenShows("1 / 1"))
+        #expect(canvas.text.contains("Ana Silva"))
+        #expect(!canvas.text.contains("User 0000001"))
+        press(.enter)
+        #expect(await screenShows("Esc  Clear search"))
+        press(.escape)
+        #expect(await screenShows("1 / 126"))
+    }
+
+    @Test func creatingAUser() async throws {
+        #expect(await started())
+        press(.character("n"))
+        #expect(await screenShows("New user"))
+        type("Zed Zulu")
+        press(.tab)
+        type("zed@example.com")
+        press(.tab, .right)
+        press(.enter)
+        #expect(await screenShows("Created Zed Zulu"))
+        #expect(await repository.calls.contains { if case .create(let draft) = $0 { draft.name == "Zed Zulu" } else { false } })
+        #expect(await screenShows("127 users"))
+    }
+
+    @Test func aTakenEmailShowsUnderEmailAndKeepsWhatWasTyped() async throws {
+        #expect(await started())
+        press(.character("n"))
+        type("Ana Again")
+        press(.tab)
+        type("ana@example.com")
+        press(.enter)
+        #expect(await screenShows("This email is already taken."))
+        #expect(canvas.text.contains("Ana Again"))
+        let email = try #require(canvas.find("Email "))
+        let error = try #require(canvas.find("This email is already taken."))
+        #expect(error.row == email.row + 1)
+    }
+
+    @Test func aFailedLoadShowsTheErrorDialogAndRRetries() async throws {
+        await repository.failNext(.list, with: .serviceUnavailable(retryAfter: nil, nil))
+        controller.start()
+        #expect(await screenShows("Could not load the users"))
+        #expect(canvas.text.contains("The server is temporarily unavailable."))
+        #expect(canvas.text.contains(" r  Retry"))
+        press(.character("r"))
+        #expect(await screenShows("1 / 126"))
+        #expect(!canvas.text.contains("Could not load the users"))
+    }
+
+    @Test func nothingIsDrawnWhileIdle() async throws {
+        #expect(await started())
+        await model.activity.waitForIdle()
+        #expect(await screenShows("1 / 126"))
+        for _ in 0..<1000 { await Task.yield() }
+        let frames = controller.framesDrawn
+        for _ in 0..<10_000 { await Task.yield() }
+        #expect(controller.framesDrawn == frames)
+    }
+
+    @Test func qQuitsAndCtrlCQuitsWithoutAnError() async throws {
+        #expect(await started())
+        #expect(!controller.handle([.key(.character("q"))]))
+        #expect(controller.exitCode == 0)
+
+        let other = AppController(model: AppModel(repository: repository, clock: clock), canvas: grid(120, 40), serverLabel: "x")
+        other.start()
+        #expect(!other.handle([.quit(signal: 15)]))
+        #expect(other.exitCode == 143)
+    }
+
+    @Test func resizingTo80x24MovesTheDetailPaneBelow() async throws {
+        #expect(await started())
+        canvas.resize(columns: 80, rows: 24)
+        controller.handle([.resize(Size(columns: 80, rows: 24))])
+        #expect(await screenShows("1 / 126"))
+        let layout = try #require(ScreenLayout(size: canvas.size))
+        #expect(canvas.lines[layout.detail.row].contains("Details"))
+        #expect(canvas.lines[layout.list.row].contains("Users"))
+        canvas.resize(columns: 40, rows: 12)
+        controller.handle([.resize(Size(columns: 40, rows: 12))])
+        #expect(canvas.text.contains("Terminal too small"))
+    }
+
+    @Test func helpOpensAndCloses() async throws {
+        #expect(await started())
+        press(.character("?"))
+        #expect(await screenShows("Keys — press ? or Esc to close"))
+        for entry in KeyHelp.sections[0].entries.prefix(5) { #expect(canvas.text.contains(entry.label)) }
+        press(.escape)
+        #expect(!canvas.text.contains("Keys — press"))
+    }
+
+    @Test func deletingAsksFirst() async throws {
+        #expect(await started())
+        press(.character("d"))
+        #expect(await screenShows("Delete user"))
+        press(.character("n"))
+        #expect(!canvas.text.contains("Delete user"))
+        #expect(await repository.count == 126)
+        press(.character("d"))
+        press(.character("y"))
+        #expect(await screenShows("Deleted "))
+        #expect(await repository.count == 125)
+    }
+
+    @Test func clickingARowSelectsIt() async throws {
+        #expect(await started())
+        let layout = try #require(ScreenLayout(size: canvas.size))
+        controller.handle([.mouse(MouseEvent(kind: .click, point: Point(row: layout.list.row + 2 + 3, column: 10)))])
+        #expect(await screenShows("4 / 126"))
+        controller.handle([.mouse(MouseEvent(kind: .wheelDown, point: Point(row: 5, column: 5)))])
+        #expect(model.list.scrollOffset == 3)
+    }
+}
