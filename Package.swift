@@ -99,7 +99,11 @@ let package = Package(
         ),
         .testTarget(
             name: "RosterServerTests",
-            dependencies: ["RosterServer", "RosterKit", "RosterKitTestSupport"],
+            dependencies: [
+                "RosterServer", "RosterKit", "RosterKitTestSupport",
+                // To break the database under a running server (the 500 test).
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

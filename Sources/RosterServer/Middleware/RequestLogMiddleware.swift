@@ -8,6 +8,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let started = ContinuousClock.now
+        context.logger.debug("\(request.method) \(request.uri.path) started")
         do {
             let response = try await next(request, context)
             log(request, status: response.status.code, since: started, logger: context.logger)
