@@ -92,6 +92,12 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // `make bench-server`'s client side: APIClient fetching pages one at a time.
+        .executableTarget(
+            name: "roster-bench",
+            dependencies: ["RosterKit", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "RosterKitTests",
             dependencies: ["RosterKit", "RosterKitTestSupport"],
