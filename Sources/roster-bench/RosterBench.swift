@@ -38,7 +38,7 @@ struct RosterBench {
     }
 
     /// Calls `body` back to back for a warm-up second, then for `seconds`; returns calls per second.
-    static func rate(for seconds: Double, _ body: () async throws -> Void) async throws -> Double {
+    static func rate(for seconds: Double, _ body: @Sendable () async throws -> Void) async throws -> Double {
         let clock = ContinuousClock()
         let warmUpEnd = clock.now + .seconds(1)
         while clock.now < warmUpEnd { try await body() }

@@ -115,6 +115,9 @@ struct ListTests {
         ("e\"d", ["quote\"d"]),
         ("\"", ["quote\"d"]),
         ("nobody-has-this", []),
+        ("\u{0}", []),
+        ("anna\u{0}", []),
+        ("a\u{7}", []),
     ])
     func search(query: String, names: [String]) async throws {
         try await withServer(prepare: insertTricky) { server in

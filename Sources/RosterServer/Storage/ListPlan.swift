@@ -36,7 +36,14 @@ struct ListPlan {
         let paging: [any DatabaseValueConvertible] = [limit, offset]
         let search = query.search.map(SortKey.of) ?? ""
 
-        if search.isEmpty {
+        if search.unicodeScalars.contains(where: UserValidation.isForbiddenInText) {
+            // Validation keeps control characters out of every name and email, so such a search
+            // matches no one. Answered without asking FTS5, which would cut the pattern at a NUL.
+            pageSQL = "SELECT \(UserRow.columns) FROM users WHERE 0 LIMIT ? OFFSET ?"
+            pageArguments = StatementArguments(paging)
+            countSQL = "SELECT 0"
+            countArguments = []
+        } else if search.isEmpty {
             let filter = Self.whereClause(filters)
             pageSQL = "SELECT \(UserRow.columns) FROM users \(filter) \(order)"
             pageArguments = StatementArguments(filterArguments + paging)
