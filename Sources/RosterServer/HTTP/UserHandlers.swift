@@ -11,30 +11,30 @@ struct UserHandlers: Sendable {
     func list(_ request: Request, context: some RequestContext) async throws -> Response {
         let query = try ListQueryParsing.parse(request.uri.query)
         let page = try await store.list(query)
-        return JSONResponse.make(APIResponse.success(page))
+        return JSONResponse.raw(UserJSON.envelope(page))
     }
 
     func get(_ request: Request, context: some RequestContext) async throws -> Response {
         let user = try await mapped { try await store.get(id: try id(context)) }
-        return JSONResponse.make(APIResponse.success(user))
+        return JSONResponse.raw(UserJSON.envelope(user))
     }
 
     func create(_ request: Request, context: some RequestContext) async throws -> Response {
         let draft = try DraftDecoding.decode(try await JSONBody.read(request))
         let user = try await mapped { try await store.create(draft, at: now()) }
-        return JSONResponse.make(APIResponse.success(user), status: .created, headers: [.location: Self.location(of: user)])
+        return JSONResponse.raw(UserJSON.envelope(user), status: .created, headers: [.location: Self.location(of: user)])
     }
 
     func update(_ request: Request, context: some RequestContext) async throws -> Response {
         let id = try id(context)
         let draft = try DraftDecoding.decode(try await JSONBody.read(request))
         let user = try await mapped { try await store.update(id: id, with: draft, at: now()) }
-        return JSONResponse.make(APIResponse.success(user))
+        return JSONResponse.raw(UserJSON.envelope(user))
     }
 
     func delete(_ request: Request, context: some RequestContext) async throws -> Response {
         let user = try await mapped { try await store.delete(id: try id(context)) }
-        return JSONResponse.make(APIResponse.success(user))
+        return JSONResponse.raw(UserJSON.envelope(user))
     }
 
     /// The path of a user's resource, as `Location` of a 201.
