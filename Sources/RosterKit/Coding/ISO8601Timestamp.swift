@@ -51,13 +51,16 @@ public enum ISO8601Timestamp {
 
     /// `value` (0 ≤ value < 10^width) as exactly `width` decimal digits.
     private static func digits(_ value: Int, _ width: Int, _ buffer: inout [UInt8]) {
-        var divisor = 1
-        for _ in 1..<width { divisor *= 10 }
-        var rest = value
-        while divisor > 0 {
-            buffer.append(UInt8(truncatingIfNeeded: 0x30 + rest / divisor))
-            rest %= divisor
-            divisor /= 10
+        switch width {
+        case 2:
+            buffer.append(UInt8(truncatingIfNeeded: 0x30 + value / 10))
+            buffer.append(UInt8(truncatingIfNeeded: 0x30 + value % 10))
+        case 3:
+            buffer.append(UInt8(truncatingIfNeeded: 0x30 + value / 100))
+            digits(value % 100, 2, &buffer)
+        default:
+            digits(value / 100, 2, &buffer)
+            digits(value % 100, 2, &buffer)
         }
     }
 
