@@ -34,7 +34,13 @@ struct RosterBench {
             let response = try await transport.send(frozenRequest)
             precondition(response.status == 200)
         }
-        print(String(format: "apiclient_rps=%.0f transport_rps=%.0f", clientRate, transportRate))
+        // The client's own work on one answer, without any network: decoding the envelope.
+        let body = try await transport.send(frozenRequest).body
+        let decodeRate = try await rate(for: 1) {
+            let decoded = try WireFormat.makeDecoder().decode(APIResponse<Page<User>>.self, from: body)
+            precondition(decoded.data?.items.count == 50)
+        }
+        print(String(format: "apiclient_rps=%.0f transport_rps=%.0f decode_per_s=%.0f", clientRate, transportRate, decodeRate))
     }
 
     /// Calls `body` back to back for a warm-up second, then for `seconds`; returns calls per second.

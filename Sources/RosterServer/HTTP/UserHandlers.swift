@@ -10,13 +10,11 @@ struct UserHandlers: Sendable {
 
     func list(_ request: Request, context: some RequestContext) async throws -> Response {
         let query = try ListQueryParsing.parse(request.uri.query)
-        let page = try await store.list(query)
-        return JSONResponse.raw(UserJSON.envelope(page))
+        return JSONResponse.raw(try await store.listEnvelope(query))
     }
 
     func get(_ request: Request, context: some RequestContext) async throws -> Response {
-        let user = try await mapped { try await store.get(id: try id(context)) }
-        return JSONResponse.raw(UserJSON.envelope(user))
+        return JSONResponse.raw(try await mapped { try await store.getEnvelope(id: try id(context)) })
     }
 
     func create(_ request: Request, context: some RequestContext) async throws -> Response {

@@ -17,7 +17,8 @@ struct ListPlan {
     /// that any index would return most of the table anyway.
     static let minimumIndexedSearchLength = 3
 
-    init(_ query: UserQuery) {
+    /// - Parameter columns: what each page row holds: `UserRow.columns`, or `users.json`.
+    init(_ query: UserQuery, columns: String = UserRow.columns) {
         limit = query.perPage
         let (product, overflow) = (query.page - 1).multipliedReportingOverflow(by: query.perPage)
         offset = overflow ? Int(Int32.max) : max(0, product)
@@ -39,13 +40,13 @@ struct ListPlan {
         if search.unicodeScalars.contains(where: UserValidation.isForbiddenInText) {
             // Validation keeps control characters out of every name and email, so such a search
             // matches no one. Answered without asking FTS5, which would cut the pattern at a NUL.
-            pageSQL = "SELECT \(UserRow.columns) FROM users WHERE 0 LIMIT ? OFFSET ?"
+            pageSQL = "SELECT \(columns) FROM users WHERE 0 LIMIT ? OFFSET ?"
             pageArguments = StatementArguments(paging)
             countSQL = "SELECT 0"
             countArguments = []
         } else if search.isEmpty {
             let filter = Self.whereClause(filters)
-            pageSQL = "SELECT \(UserRow.columns) FROM users \(filter) \(order)"
+            pageSQL = "SELECT \(columns) FROM users \(filter) \(order)"
             pageArguments = StatementArguments(filterArguments + paging)
             countSQL = "SELECT coalesce(sum(n), 0) FROM users_count \(filter.replacingUsersPrefix)"
             countArguments = StatementArguments(filterArguments)
@@ -55,7 +56,7 @@ struct ListPlan {
             let hits = "(SELECT rowid AS hit FROM users_search WHERE users_search MATCH ?) CROSS JOIN users ON users.seq = hit"
             let phrase = Self.phrase(search)
             let filter = Self.whereClause(filters)
-            pageSQL = "SELECT \(UserRow.columns) FROM \(hits) \(filter) \(order)"
+            pageSQL = "SELECT \(columns) FROM \(hits) \(filter) \(order)"
             pageArguments = StatementArguments([phrase] + filterArguments + paging)
             countSQL = filters.isEmpty
                 ? "SELECT count(*) FROM users_search WHERE users_search MATCH ?"
@@ -64,7 +65,7 @@ struct ListPlan {
         } else {
             let filter = Self.whereClause(["(instr(users.name_key, ?) > 0 OR instr(users.email_key, ?) > 0)"] + filters)
             let arguments: [any DatabaseValueConvertible] = [search, search] + filterArguments
-            pageSQL = "SELECT \(UserRow.columns) FROM users \(filter) \(order)"
+            pageSQL = "SELECT \(columns) FROM users \(filter) \(order)"
             pageArguments = StatementArguments(arguments + paging)
             countSQL = "SELECT count(*) FROM users \(filter)"
             countArguments = StatementArguments(arguments)

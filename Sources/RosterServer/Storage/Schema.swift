@@ -15,6 +15,9 @@ enum Schema {
     // `name_key` and `email_key` hold Swift's `lowercased()` in NFC (see `SortKey`): byte order of
     // their UTF-8 is the client's `String` order, so SQLite's BINARY collation sorts exactly as
     // `InMemoryUserRepository.ordering` does. Times are milliseconds since 1970, the wire precision.
+    // `json` is the user as the API writes it (`UserJSON.object`), made when the row is written:
+    // a page is then 50 stored strings joined, not 50 users decoded and re-encoded on every read.
+    // Should that format ever change, a migration rewrites the column.
     private static let v1 = """
         CREATE TABLE users (
             seq INTEGER PRIMARY KEY,
@@ -26,7 +29,8 @@ enum Schema {
             created_at INTEGER NOT NULL,
             updated_at INTEGER NOT NULL,
             name_key TEXT NOT NULL,
-            email_key TEXT NOT NULL
+            email_key TEXT NOT NULL,
+            json TEXT NOT NULL
         );
         -- The unique index, not application code, decides which of two racing creates wins.
         CREATE UNIQUE INDEX users_email_key ON users(email_key);

@@ -15,24 +15,24 @@ enum UserRow {
     }
 
     static let insertSQL = """
-        INSERT INTO users (id, name, email, role, status, created_at, updated_at, name_key, email_key)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO users (id, name, email, role, status, created_at, updated_at, name_key, email_key, json)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     static func insertArguments(_ user: User) -> StatementArguments {
         [user.id, user.name, user.email, user.role.rawValue, user.status.rawValue,
          Milliseconds.of(user.createdAt), Milliseconds.of(user.updatedAt),
-         SortKey.of(user.name), SortKey.of(user.email)]
+         SortKey.of(user.name), SortKey.of(user.email), UserJSON.objectText(user)]
     }
 
     static let updateSQL = """
-        UPDATE users SET name = ?, email = ?, role = ?, status = ?, updated_at = ?, name_key = ?, email_key = ?
+        UPDATE users SET name = ?, email = ?, role = ?, status = ?, updated_at = ?, name_key = ?, email_key = ?, json = ?
         WHERE id = ?
         """
 
     static func updateArguments(_ user: User) -> StatementArguments {
         [user.name, user.email, user.role.rawValue, user.status.rawValue, Milliseconds.of(user.updatedAt),
-         SortKey.of(user.name), SortKey.of(user.email), user.id]
+         SortKey.of(user.name), SortKey.of(user.email), UserJSON.objectText(user), user.id]
     }
 
     static func fetch(id: String, in db: Database) throws -> User? {

@@ -29,6 +29,33 @@ final class UserStore: Sendable {
         }
     }
 
+    /// The API's answer to a list call: the envelope of the page, from the stored JSON of its users.
+    func listEnvelope(_ query: UserQuery) async throws -> [UInt8] {
+        let plan = ListPlan(query, columns: "users.json")
+        return try await pool.read { db in
+            let total = try Int.fetchOne(db.cachedStatement(sql: plan.countSQL), arguments: plan.countArguments) ?? 0
+            var page = UserJSON.PageWriter(capacity: plan.limit)
+            if plan.offset < total {
+                let rows = try Row.fetchCursor(db.cachedStatement(sql: plan.pageSQL), arguments: plan.pageArguments)
+                while let row = try rows.next() {
+                    try row.withUnsafeData(atIndex: 0) { page.append(object: $0 ?? Data()) }
+                }
+            }
+            return page.finish(page: query.page, perPage: query.perPage, total: total)
+        }
+    }
+
+    /// The API's answer to a get call, from the user's stored JSON.
+    func getEnvelope(id: String) async throws -> [UInt8] {
+        let envelope = try await pool.read { db -> [UInt8]? in
+            let statement = try db.cachedStatement(sql: "SELECT json FROM users WHERE id = ?")
+            guard let row = try Row.fetchOne(statement, arguments: [id]) else { return nil }
+            return try row.withUnsafeData(atIndex: 0) { UserJSON.envelope(object: $0 ?? Data()) }
+        }
+        guard let envelope else { throw StoreError.notFound }
+        return envelope
+    }
+
     func get(id: String) async throws -> User {
         let user = try await pool.read { db in try UserRow.fetch(id: id, in: db) }
         guard let user else { throw StoreError.notFound }
