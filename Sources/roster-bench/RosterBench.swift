@@ -3,8 +3,9 @@ import Logging
 import RosterKit
 
 /// The client side of `make bench-server`: how many first pages per second RosterKit's
-/// `APIClient` fetches from a running server, one request at a time (what the TUI does), and
-/// the same through the bare `URLSessionTransport`, so the client's own share is visible.
+/// `APIClient` fetches from a running server, one request at a time (what the TUI does), over
+/// `SocketTransport` (loopback, the embedded case) and over the default `URLSessionTransport`;
+/// and the bare transports and the decoding alone, so each share of the time is visible.
 ///
 /// Usage: roster-bench BASE_URL TOKEN [SECONDS]
 @main
@@ -19,28 +20,37 @@ struct RosterBench {
         let seconds = arguments.count > 3 ? Double(arguments[3]) ?? 5 : 5
         let silent = Logger(label: "roster.bench") { _ in SwiftLogNoOpLogHandler() }
 
-        let client = APIClient(baseURL: baseURL, token: token, logger: silent)
         let query = UserQuery(perPage: 50)
-        let clientRate = try await rate(for: seconds) {
-            let page: Page<User> = try await client.send(UserEndpoint.list(query))
-            precondition(page.items.count == 50)
-        }
-
-        let transport = URLSessionTransport()
         var request = try UserEndpoint.list(query).makeRequest(baseURL: baseURL, encoder: WireFormat.makeEncoder())
         request.headers["Authorization"] = "Bearer \(token)"
         let frozenRequest = request
-        let transportRate = try await rate(for: seconds) {
-            let response = try await transport.send(frozenRequest)
-            precondition(response.status == 200)
+
+        func clientRate(_ transport: any HTTPTransport) async throws -> Double {
+            let client = APIClient(baseURL: baseURL, token: token, transport: transport, logger: silent)
+            return try await rate(for: seconds) {
+                let page: Page<User> = try await client.send(UserEndpoint.list(query))
+                precondition(page.items.count == 50)
+            }
         }
+        func transportRate(_ transport: any HTTPTransport) async throws -> Double {
+            try await rate(for: seconds) {
+                let response = try await transport.send(frozenRequest)
+                precondition(response.status == 200)
+            }
+        }
+
+        let socketClient = try await clientRate(SocketTransport())
+        let sessionClient = try await clientRate(URLSessionTransport())
+        let socket = try await transportRate(SocketTransport())
+        let session = try await transportRate(URLSessionTransport())
         // The client's own work on one answer, without any network: decoding the envelope.
-        let body = try await transport.send(frozenRequest).body
+        let body = try await SocketTransport().send(frozenRequest).body
         let decodeRate = try await rate(for: 1) {
             let decoded = try WireFormat.makeDecoder().decode(APIResponse<Page<User>>.self, from: body)
             precondition(decoded.data?.items.count == 50)
         }
-        print(String(format: "apiclient_rps=%.0f transport_rps=%.0f decode_per_s=%.0f", clientRate, transportRate, decodeRate))
+        print(String(format: "apiclient_socket_rps=%.0f apiclient_urlsession_rps=%.0f socket_rps=%.0f urlsession_rps=%.0f decode_per_s=%.0f",
+                     socketClient, sessionClient, socket, session, decodeRate))
     }
 
     /// Calls `body` back to back for a warm-up second, then for `seconds`; returns calls per second.

@@ -61,6 +61,7 @@ struct RawAnswer: Sendable {
 }
 
 /// Starts a server for the body and always stops it and deletes its database afterwards.
+@discardableResult
 func withServer<T>(
     seedCount: Int = 0,
     faults: FaultInjection = .none,
