@@ -7,7 +7,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages the build and the tests need, each with the check that says it is there.
 APT_PACKAGES := pkg-config libncurses-dev libsqlite3-dev tmux
-.PHONY: all deps build run test clean
+.PHONY: all deps build run test clean check-api bench-server
 
 all: build
 
@@ -33,6 +33,28 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
+
+# The API against its own OpenAPI document: schemathesis (PyPI) with every check, on a
+# throwaway database. Not part of `test`: it needs Python and takes a minute.
+check-api: deps
+	$(SWIFT) build --product roster-server
+	@command -v schemathesis >/dev/null || python3 -m pip install --quiet schemathesis
+	BIN=.build/debug scripts/check-api.sh
+
+# Release build, 100,000 demo users, wrk against four calls and the HTTP floor, and the
+# APIClient's own rate. Prints the figures and whether the targets are met.
+bench-server: deps
+	$(SWIFT) build -c release --product roster-server
+	$(SWIFT) build -c release --product roster-bench
+	@missing=""; \
+	command -v wrk >/dev/null || missing="$$missing wrk"; \
+	command -v curl >/dev/null || missing="$$missing curl"; \
+	command -v bc >/dev/null || missing="$$missing bc"; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+	BIN=.build/release scripts/bench-server.sh
 
 clean:
 	rm -rf .build

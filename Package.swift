@@ -21,6 +21,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // Already in the graph through Hummingbird; named here because RosterServer uses them
+        // directly (the bound port of a `Channel`, `ServiceGroup` for graceful shutdown).
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
     ],
     targets: [
         // ncursesw; shim.h wraps the macros and globals Swift cannot import. No `pkgConfig:`
@@ -66,6 +70,9 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             resources: [.copy("Resources/openapi.json")],
             swiftSettings: strict
@@ -88,6 +95,12 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // `make bench-server`'s client side: APIClient fetching pages one at a time.
+        .executableTarget(
+            name: "roster-bench",
+            dependencies: ["RosterKit", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "RosterKitTests",
             dependencies: ["RosterKit", "RosterKitTestSupport"],
@@ -95,7 +108,11 @@ let package = Package(
         ),
         .testTarget(
             name: "RosterServerTests",
-            dependencies: ["RosterServer", "RosterKit", "RosterKitTestSupport"],
+            dependencies: [
+                "RosterServer", "RosterKit", "RosterKitTestSupport",
+                // To break the database under a running server (the 500 test).
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

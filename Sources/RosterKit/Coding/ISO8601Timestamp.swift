@@ -11,18 +11,57 @@ public enum ISO8601Timestamp {
     }
 
     /// Formats in UTC with millisecond precision, e.g. `2026-11-21T09:30:00.250Z`.
-    /// Rounds to the nearest millisecond: a time read from this format (whose binary value
-    /// may sit a hair below the written one) is written back unchanged, so round trips never drift.
     public static func format(_ date: Date) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        append(date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the UTF-8 of `format(date)` to `buffer`, allocating nothing else: for code that
+    /// writes JSON by hand (the server writes two timestamps per user of a page).
+    public static func append(_ date: Date, to buffer: inout [UInt8]) {
+        // To the nearest millisecond, not down: a Date made from whole milliseconds can sit a hair
+        // below them in binary (Date counts from 2001), and flooring would print the one before.
         let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let milliseconds = Int(((totalMilliseconds % 1000) + 1000) % 1000)
         let seconds = (totalMilliseconds - Int64(milliseconds)) / 1000
         let days = floorDivide(seconds, 86_400)
         let secondOfDay = Int(seconds - days * 86_400)
         let (year, month, day) = civilDate(fromDays: days)
-        return pad(Int(year), 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
-            + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":"
-            + pad(secondOfDay % 60, 2) + "." + pad(milliseconds, 3) + "Z"
+        if (0...9999).contains(year) {
+            digits(Int(year), 4, &buffer)
+        } else {
+            buffer.append(contentsOf: String(year).utf8)
+        }
+        buffer.append(0x2D) // -
+        digits(month, 2, &buffer)
+        buffer.append(0x2D)
+        digits(day, 2, &buffer)
+        buffer.append(0x54) // T
+        digits(secondOfDay / 3600, 2, &buffer)
+        buffer.append(0x3A) // :
+        digits(secondOfDay / 60 % 60, 2, &buffer)
+        buffer.append(0x3A)
+        digits(secondOfDay % 60, 2, &buffer)
+        buffer.append(0x2E) // .
+        digits(milliseconds, 3, &buffer)
+        buffer.append(0x5A) // Z
+    }
+
+    /// `value` (0 ≤ value < 10^width) as exactly `width` decimal digits.
+    private static func digits(_ value: Int, _ width: Int, _ buffer: inout [UInt8]) {
+        switch width {
+        case 2:
+            buffer.append(UInt8(truncatingIfNeeded: 0x30 + value / 10))
+            buffer.append(UInt8(truncatingIfNeeded: 0x30 + value % 10))
+        case 3:
+            buffer.append(UInt8(truncatingIfNeeded: 0x30 + value / 100))
+            digits(value % 100, 2, &buffer)
+        default:
+            digits(value / 100, 2, &buffer)
+            digits(value % 100, 2, &buffer)
+        }
     }
 
     private static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Date? {
@@ -120,10 +159,5 @@ public enum ISO8601Timestamp {
         let day = Int(dayOfYear - (153 * mp + 2) / 5 + 1)
         let month = Int(mp < 10 ? mp + 3 : mp - 9)
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    private static func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 }

@@ -1,0 +1,79 @@
+import Hummingbird
+import RosterKit
+
+/// An answer other than success, as the wire contract spells it: a status, the error envelope,
+/// and the headers that status requires. Handlers and middleware throw these; the envelope
+/// middleware turns anything else into one too, so every error a client sees has the envelope.
+struct APIProblem: Error, Equatable {
+    var status: HTTPResponse.Status
+    var code: String
+    var message: String
+    var fields: [FieldError]?
+    var headers: HTTPFields = [:]
+
+    var body: ErrorBody {
+        ErrorBody(code: code, message: message, fields: fields)
+    }
+
+    func response() -> Response {
+        JSONResponse.make(APIResponse<EmptyPayload>.failure(body), status: status, headers: headers)
+    }
+}
+
+extension APIProblem {
+    static func badRequest(_ message: String, code: String = "bad_request") -> APIProblem {
+        APIProblem(status: .badRequest, code: code, message: message)
+    }
+
+    static func badQuery(_ message: String) -> APIProblem {
+        APIProblem(status: .badRequest, code: "bad_query", message: message)
+    }
+
+    static let unauthorized = APIProblem(
+        status: .unauthorized, code: "unauthorized",
+        message: "This call needs the header “Authorization: Bearer <token>” with the server's token.",
+        headers: [.wwwAuthenticate: "Bearer"])
+
+    static let userNotFound = APIProblem(status: .notFound, code: "not_found", message: "No user has that id.")
+
+    static func noRoute(_ path: String) -> APIProblem {
+        APIProblem(status: .notFound, code: "not_found", message: "Nothing is at \(path.prefix(200)).")
+    }
+
+    static func methodNotAllowed(_ method: String, allowed: [String]) -> APIProblem {
+        let allow = allowed.joined(separator: ", ")
+        return APIProblem(
+            status: .methodNotAllowed, code: "method_not_allowed",
+            message: "\(method.prefix(20)) is not allowed here; use \(allow).", headers: [.allow: allow])
+    }
+
+    static let emailTaken = APIProblem(
+        status: .conflict, code: "email_taken", message: "Another user already has that email.",
+        fields: [FieldError(field: "email", message: "This email is already taken.")])
+
+    static let payloadTooLarge = APIProblem(
+        status: .contentTooLarge, code: "payload_too_large",
+        message: "The request body is over \(JSONBody.maximumBytes / 1024) KiB.")
+
+    static let unsupportedMediaType = APIProblem(
+        status: .unsupportedMediaType, code: "unsupported_media_type",
+        message: "The request body must be JSON, sent with “Content-Type: application/json”.")
+
+    static func validationFailed(_ fields: [FieldError]) -> APIProblem {
+        APIProblem(status: .unprocessableContent, code: "validation_failed", message: "Some fields are not valid.", fields: fields)
+    }
+
+    static let internalError = APIProblem(
+        status: .internalServerError, code: "internal_error",
+        message: "The server failed to answer; the failure is in its log.")
+
+    static let injectedUnavailable = APIProblem(
+        status: .serviceUnavailable, code: "unavailable",
+        message: "The server is unavailable right now (injected fault); try again shortly.",
+        headers: [.retryAfter: "1"])
+
+    /// For an error Hummingbird raised with a status of its own (e.g. an unreadable request).
+    static func status(_ status: HTTPResponse.Status) -> APIProblem {
+        APIProblem(status: status, code: "http_\(status.code)", message: status.reasonPhrase)
+    }
+}

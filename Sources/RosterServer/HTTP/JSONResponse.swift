@@ -1,0 +1,28 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import RosterKit
+
+/// Writes envelopes with the wire contract's encoder, the one the client decodes with.
+enum JSONResponse {
+    static func make<Payload: Encodable & Sendable>(
+        _ envelope: APIResponse<Payload>, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]
+    ) -> Response {
+        let data: Data
+        do {
+            data = try WireFormat.makeEncoder().encode(envelope)
+        } catch {
+            // Our own models always encode; this is a last resort that still keeps the envelope.
+            data = Data(#"{"success":false,"data":null,"error":{"code":"internal_error","message":"The answer could not be encoded."}}"#.utf8)
+            return raw(data, status: .internalServerError)
+        }
+        return raw(data, status: status, headers: headers)
+    }
+
+    /// A JSON body sent as it is.
+    static func raw(_ data: some Sequence<UInt8>, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        var headers = headers
+        headers[.contentType] = "application/json"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

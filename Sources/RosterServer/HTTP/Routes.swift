@@ -1,0 +1,39 @@
+import Foundation
+import Hummingbird
+import Logging
+import RosterKit
+
+/// The router: every path of the wire contract, behind the middleware that logs each request,
+/// gives every error its envelope, checks the token and injects faults, in that order.
+enum Routes {
+    static func makeRouter(
+        store: UserStore, configuration: ServerConfiguration, openAPIDocument: Data
+    ) -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: ErrorEnvelopeMiddleware())
+        router.add(middleware: BearerAuthMiddleware(token: configuration.token))
+        if configuration.faults.isEnabled {
+            router.add(middleware: FaultInjectionMiddleware(faults: configuration.faults))
+        }
+
+        let users = UserHandlers(store: store, now: { Date() })
+        router.get("/api/v1/users", use: users.list)
+        router.post("/api/v1/users", use: users.create)
+        router.get("/api/v1/users/:id", use: users.get)
+        router.put("/api/v1/users/:id", use: users.update)
+        router.delete("/api/v1/users/:id", use: users.delete)
+
+        let health = JSONResponse.make(APIResponse.success(HealthStatus(status: "ok", version: RosterVersion.current)))
+        router.get("/api/v1/health") { _, _ in health }
+
+        let document = openAPIDocument
+        router.get("/openapi.json") { _, _ in JSONResponse.raw(document) }
+
+        if configuration.benchmarkRoutes {
+            let floor = FloorRoute()
+            router.get("/api/v1/_bench/floor", use: floor.respond)
+        }
+        return router
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import UnixSignals
+
+/// Starts the user API: in-process for the `roster` app (loopback, any free port, silent), or
+/// as the standalone `roster-server`.
+///
+/// ```swift
+/// let server = try await UserAPIServer.start(ServerConfiguration(databasePath: path), logger: fileLogger)
+/// let client = APIClient(baseURL: server.url, token: server.token)
+/// …
+/// await server.shutdown()
+/// ```
+///
+/// Nothing is printed: everything the server has to say goes to `logger` (silent by default),
+/// because when embedded the terminal belongs to the UI.
+public enum UserAPIServer {
+    /// Discards everything; the default, so an embedding app opts in to logs.
+    public static let silentLogger = Logger(label: "roster.server") { _ in SwiftLogNoOpLogHandler() }
+
+    public enum StartError: Error, CustomStringConvertible {
+        case stoppedBeforeListening
+        public var description: String { "the server stopped before it was listening" }
+    }
+
+    /// Opens (or creates and migrates) the database, seeds it when asked and empty, binds, and
+    /// returns once the server is listening.
+    ///
+    /// - Parameters:
+    ///   - logger: receives request logs (info), seeding and lifecycle notes, and failures.
+    ///   - onListening: called with the bound URL after the socket is bound and before the
+    ///     first request is accepted (the standalone server prints its "listening on" line here).
+    /// - Throws: when the database cannot be opened or the address cannot be bound.
+    public static func start(
+        _ configuration: ServerConfiguration,
+        logger: Logger = UserAPIServer.silentLogger,
+        onListening: (@Sendable (URL) -> Void)? = nil
+    ) async throws -> RunningServer {
+        let document = try OpenAPIDocument.load()
+        let pool = try UserDatabase.open(path: configuration.databasePath)
+        let store = UserStore(pool: pool)
+        try await Seeder.seedIfEmpty(store, count: configuration.seedCount, logger: logger)
+
+        let router = Routes.makeRouter(store: store, configuration: configuration, openAPIDocument: document)
+        let (bound, listening) = AsyncStream<URL>.makeStream()
+        let host = configuration.host
+        let requestedPort = configuration.port
+        let app = Application(
+            router: router,
+            configuration: ApplicationConfiguration(address: .hostname(host, port: requestedPort)),
+            onServerRunning: { channel in
+                let url = baseURL(host: host, port: channel.localAddress?.port ?? requestedPort)
+                onListening?(url)
+                listening.yield(url)
+                listening.finish()
+            },
+            logger: logger)
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: [app], gracefulShutdownSignals: configuration.stopsOnSignals ? [UnixSignal.sigterm, .sigint] : [], logger: logger))
+        let task = Task {
+            defer {
+                listening.finish()
+                try? pool.close()
+            }
+            try await group.run()
+        }
+
+        var iterator = bound.makeAsyncIterator()
+        guard let url = await iterator.next() else {
+            try await task.value // the reason it stopped, e.g. the port is taken
+            throw StartError.stoppedBeforeListening
+        }
+        return RunningServer(url: url, token: configuration.token, group: group, task: task)
+    }
+
+    /// `http://host:port`, with an IPv6 host in brackets.
+    static func baseURL(host: String, port: Int) -> URL {
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        return URL(string: "http://\(shownHost):\(port)")!
+    }
+}

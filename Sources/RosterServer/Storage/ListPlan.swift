@@ -1,0 +1,102 @@
+import Foundation
+import GRDB
+import RosterKit
+
+/// The two statements behind one list request: the page of rows and the total.
+struct ListPlan {
+    var pageSQL: String
+    var pageArguments: StatementArguments
+    var countSQL: String
+    var countArguments: StatementArguments
+    var offset: Int
+    var limit: Int
+
+    /// FTS5's trigram tokenizer indexes runs of three characters; a shorter pattern has no
+    /// trigram to look up (MATCH would find nothing). Such patterns are answered by `instr` over
+    /// the key columns instead: a full scan, but of 1 or 2 characters, which match so many users
+    /// that any index would return most of the table anyway.
+    static let minimumIndexedSearchLength = 3
+
+    /// - Parameter columns: what each page row holds: `UserRow.columns`, or `users.json`.
+    init(_ query: UserQuery, columns: String = UserRow.columns) {
+        limit = query.perPage
+        let (product, overflow) = (query.page - 1).multipliedReportingOverflow(by: query.perPage)
+        offset = overflow ? Int(Int32.max) : max(0, product)
+
+        var filters: [String] = []
+        var filterArguments: [any DatabaseValueConvertible] = []
+        if let role = query.role {
+            filters.append("users.role = ?")
+            filterArguments.append(role.rawValue)
+        }
+        if let status = query.status {
+            filters.append("users.status = ?")
+            filterArguments.append(status.rawValue)
+        }
+        let order = "ORDER BY " + Self.orderBy(query.sort) + " LIMIT ? OFFSET ?"
+        let paging: [any DatabaseValueConvertible] = [limit, offset]
+        let search = query.search.map(SortKey.of) ?? ""
+
+        if search.unicodeScalars.contains(where: UserValidation.isForbiddenInText) {
+            // Validation keeps control characters out of every name and email, so such a search
+            // matches no one. Answered without asking FTS5, which would cut the pattern at a NUL.
+            pageSQL = "SELECT \(columns) FROM users WHERE 0 LIMIT ? OFFSET ?"
+            pageArguments = StatementArguments(paging)
+            countSQL = "SELECT 0"
+            countArguments = []
+        } else if search.isEmpty {
+            let filter = Self.whereClause(filters)
+            pageSQL = "SELECT \(columns) FROM users \(filter) \(order)"
+            pageArguments = StatementArguments(filterArguments + paging)
+            countSQL = "SELECT coalesce(sum(n), 0) FROM users_count \(filter.replacingUsersPrefix)"
+            countArguments = StatementArguments(filterArguments)
+        } else if search.unicodeScalars.count >= Self.minimumIndexedSearchLength {
+            // CROSS JOIN keeps the search index as the outer loop: the matching rows are found
+            // first and only they are sorted, instead of walking the sort index over everyone.
+            let hits = "(SELECT rowid AS hit FROM users_search WHERE users_search MATCH ?) CROSS JOIN users ON users.seq = hit"
+            let phrase = Self.phrase(search)
+            let filter = Self.whereClause(filters)
+            pageSQL = "SELECT \(columns) FROM \(hits) \(filter) \(order)"
+            pageArguments = StatementArguments([phrase] + filterArguments + paging)
+            countSQL = filters.isEmpty
+                ? "SELECT count(*) FROM users_search WHERE users_search MATCH ?"
+                : "SELECT count(*) FROM \(hits) \(filter)"
+            countArguments = StatementArguments([phrase] + filterArguments)
+        } else {
+            let filter = Self.whereClause(["(instr(users.name_key, ?) > 0 OR instr(users.email_key, ?) > 0)"] + filters)
+            let arguments: [any DatabaseValueConvertible] = [search, search] + filterArguments
+            pageSQL = "SELECT \(columns) FROM users \(filter) \(order)"
+            pageArguments = StatementArguments(arguments + paging)
+            countSQL = "SELECT count(*) FROM users \(filter)"
+            countArguments = StatementArguments(arguments)
+        }
+    }
+
+    /// Ties are broken by ascending id in both directions, as the client's ordering does.
+    /// Emails are unique, so their order needs no tie-break (and the unique index serves it).
+    static func orderBy(_ sort: UserSort) -> String {
+        switch sort {
+        case .name: "users.name_key, users.id"
+        case .nameDescending: "users.name_key DESC, users.id"
+        case .email: "users.email_key"
+        case .emailDescending: "users.email_key DESC"
+        case .createdAt: "users.created_at, users.id"
+        case .createdAtDescending: "users.created_at DESC, users.id"
+        }
+    }
+
+    /// An FTS5 phrase: the trigram tokenizer turns it into consecutive trigrams, which is an
+    /// exact substring match within one column. Quotes inside are doubled, FTS5's escape.
+    static func phrase(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    private static func whereClause(_ conditions: [String]) -> String {
+        conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+    }
+}
+
+private extension String {
+    /// `users_count` has the same role and status columns, unqualified.
+    var replacingUsersPrefix: String { replacingOccurrences(of: "users.", with: "") }
+}

@@ -1,0 +1,84 @@
+import GRDB
+
+/// The database schema, as numbered migrations. A migration, once released, never changes:
+/// new needs get a new migration.
+enum Schema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: users, sort keys, trigram search, counts") { db in
+            try db.execute(sql: v1)
+        }
+        return migrator
+    }
+
+    // `seq` is the rowid the search index points at; `id` is the public, URL-safe id.
+    // `name_key` and `email_key` hold Swift's `lowercased()` in NFC (see `SortKey`): byte order of
+    // their UTF-8 is the client's `String` order, so SQLite's BINARY collation sorts exactly as
+    // `InMemoryUserRepository.ordering` does. Times are milliseconds since 1970, the wire precision.
+    // `json` is the user as the API writes it (`UserJSON.object`), made when the row is written:
+    // a page is then 50 stored strings joined, not 50 users decoded and re-encoded on every read.
+    // Should that format ever change, a migration rewrites the column.
+    private static let v1 = """
+        CREATE TABLE users (
+            seq INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            name TEXT NOT NULL,
+            email TEXT NOT NULL,
+            role TEXT NOT NULL,
+            status TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            name_key TEXT NOT NULL,
+            email_key TEXT NOT NULL,
+            json TEXT NOT NULL
+        );
+        -- The unique index, not application code, decides which of two racing creates wins.
+        CREATE UNIQUE INDEX users_email_key ON users(email_key);
+        -- One index per order the list offers. Descending sorts still break ties by ascending id,
+        -- so they get their own (key DESC, id) indexes instead of a backward scan.
+        CREATE INDEX users_name_asc ON users(name_key, id);
+        CREATE INDEX users_name_desc ON users(name_key DESC, id);
+        CREATE INDEX users_created_asc ON users(created_at, id);
+        CREATE INDEX users_created_desc ON users(created_at DESC, id);
+
+        -- Substring search: trigrams of the (already lower-cased) keys. case_sensitive 1 because
+        -- the keys are folded by Swift, so server and client agree on what "case-insensitive" is.
+        CREATE VIRTUAL TABLE users_search USING fts5(
+            name_key, email_key, content = 'users', content_rowid = 'seq',
+            tokenize = 'trigram case_sensitive 1'
+        );
+        CREATE TRIGGER users_search_insert AFTER INSERT ON users BEGIN
+            INSERT INTO users_search(rowid, name_key, email_key) VALUES (new.seq, new.name_key, new.email_key);
+        END;
+        CREATE TRIGGER users_search_delete AFTER DELETE ON users BEGIN
+            INSERT INTO users_search(users_search, rowid, name_key, email_key)
+                VALUES ('delete', old.seq, old.name_key, old.email_key);
+        END;
+        CREATE TRIGGER users_search_update AFTER UPDATE OF name_key, email_key ON users BEGIN
+            INSERT INTO users_search(users_search, rowid, name_key, email_key)
+                VALUES ('delete', old.seq, old.name_key, old.email_key);
+            INSERT INTO users_search(rowid, name_key, email_key) VALUES (new.seq, new.name_key, new.email_key);
+        END;
+
+        -- Row counts per (role, status), kept by triggers: `total` of an unsearched list is a
+        -- sum over at most nine rows instead of a count over the whole table.
+        CREATE TABLE users_count (
+            role TEXT NOT NULL,
+            status TEXT NOT NULL,
+            n INTEGER NOT NULL,
+            PRIMARY KEY (role, status)
+        ) WITHOUT ROWID;
+        CREATE TRIGGER users_count_insert AFTER INSERT ON users BEGIN
+            INSERT INTO users_count(role, status, n) VALUES (new.role, new.status, 1)
+                ON CONFLICT(role, status) DO UPDATE SET n = n + 1;
+        END;
+        CREATE TRIGGER users_count_delete AFTER DELETE ON users BEGIN
+            UPDATE users_count SET n = n - 1 WHERE role = old.role AND status = old.status;
+        END;
+        CREATE TRIGGER users_count_update AFTER UPDATE OF role, status ON users BEGIN
+            UPDATE users_count SET n = n - 1 WHERE role = old.role AND status = old.status;
+            INSERT INTO users_count(role, status, n) VALUES (new.role, new.status, 1)
+                ON CONFLICT(role, status) DO UPDATE SET n = n + 1;
+        END;
+        """
+}

@@ -1,0 +1,7 @@
+/// What the store can refuse. Every other failure is a database error and becomes a 500.
+enum StoreError: Error, Equatable {
+    /// No user has that id.
+    case notFound
+    /// The unique index on the folded email refused the write: another user has that email.
+    case emailTaken
+}

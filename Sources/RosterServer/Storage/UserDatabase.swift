@@ -1,0 +1,21 @@
+import Foundation
+import GRDB
+
+/// Opens (creating when missing) the SQLite file that holds the directory.
+enum UserDatabase {
+    static func open(path: String) throws -> DatabasePool {
+        let url = URL(fileURLWithPath: path)
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            // DatabasePool runs in WAL mode. FULL makes each commit wait for the WAL fsync, so a
+            // 201 means the row is on disk: neither a killed process nor a lost machine undoes it.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        let pool = try DatabasePool(path: url.path, configuration: configuration)
+        try Schema.migrator.migrate(pool)
+        return pool
+    }
+}

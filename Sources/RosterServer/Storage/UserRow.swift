@@ -1,0 +1,53 @@
+import Foundation
+import GRDB
+import RosterKit
+
+/// How a user is read from and written to the `users` table.
+enum UserRow {
+    /// The columns of `User`, in the order `user(from:)` reads them.
+    static let columns = "users.id, users.name, users.email, users.role, users.status, users.created_at, users.updated_at"
+
+    static func user(from row: Row) -> User {
+        User(
+            id: row[0], name: row[1], email: row[2],
+            role: Role(rawValue: row[3]), status: Status(rawValue: row[4]),
+            createdAt: Milliseconds.date(row[5]), updatedAt: Milliseconds.date(row[6]))
+    }
+
+    static let insertSQL = """
+        INSERT INTO users (id, name, email, role, status, created_at, updated_at, name_key, email_key, json)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    static func insertArguments(_ user: User) -> StatementArguments {
+        [user.id, user.name, user.email, user.role.rawValue, user.status.rawValue,
+         Milliseconds.of(user.createdAt), Milliseconds.of(user.updatedAt),
+         SortKey.of(user.name), SortKey.of(user.email), UserJSON.objectText(user)]
+    }
+
+    static let updateSQL = """
+        UPDATE users SET name = ?, email = ?, role = ?, status = ?, updated_at = ?, name_key = ?, email_key = ?, json = ?
+        WHERE id = ?
+        """
+
+    static func updateArguments(_ user: User) -> StatementArguments {
+        [user.name, user.email, user.role.rawValue, user.status.rawValue, Milliseconds.of(user.updatedAt),
+         SortKey.of(user.name), SortKey.of(user.email), UserJSON.objectText(user), user.id]
+    }
+
+    static func fetch(id: String, in db: Database) throws -> User? {
+        let statement = try db.cachedStatement(sql: "SELECT \(columns) FROM users WHERE id = ?")
+        return try Row.fetchOne(statement, arguments: [id]).map(user(from:))
+    }
+
+    /// Which unique index refused a write, if that is what `error` is.
+    static func uniqueViolation(_ error: any Error) -> UniqueColumn? {
+        guard let error = error as? DatabaseError, error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE else { return nil }
+        let message = error.message ?? ""
+        if message.contains("users.email_key") { return .email }
+        if message.contains("users.id") { return .id }
+        return nil
+    }
+
+    enum UniqueColumn { case email, id }
+}

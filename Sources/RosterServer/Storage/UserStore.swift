@@ -1,0 +1,130 @@
+import Foundation
+import GRDB
+import RosterKit
+
+/// The user directory on SQLite. Drafts arrive validated and normalized; the store decides only
+/// what the database must decide: whether the id exists and whether the email is free.
+final class UserStore: Sendable {
+    let pool: DatabasePool
+
+    init(pool: DatabasePool) {
+        self.pool = pool
+    }
+
+    convenience init(path: String) throws {
+        self.init(pool: try UserDatabase.open(path: path))
+    }
+
+    func list(_ query: UserQuery) async throws -> Page<User> {
+        let plan = ListPlan(query)
+        return try await pool.read { db in
+            let total = try Int.fetchOne(db.cachedStatement(sql: plan.countSQL), arguments: plan.countArguments) ?? 0
+            var items: [User] = []
+            if plan.offset < total {
+                items.reserveCapacity(plan.limit)
+                let rows = try Row.fetchCursor(db.cachedStatement(sql: plan.pageSQL), arguments: plan.pageArguments)
+                while let row = try rows.next() { items.append(UserRow.user(from: row)) }
+            }
+            return Page(items: items, page: query.page, perPage: query.perPage, total: total)
+        }
+    }
+
+    /// The API's answer to a list call: the envelope of the page, from the stored JSON of its users.
+    func listEnvelope(_ query: UserQuery) async throws -> [UInt8] {
+        let plan = ListPlan(query, columns: "users.json")
+        return try await pool.read { db in
+            let total = try Int.fetchOne(db.cachedStatement(sql: plan.countSQL), arguments: plan.countArguments) ?? 0
+            var page = UserJSON.PageWriter(capacity: plan.limit)
+            if plan.offset < total {
+                let rows = try Row.fetchCursor(db.cachedStatement(sql: plan.pageSQL), arguments: plan.pageArguments)
+                while let row = try rows.next() {
+                    try row.withUnsafeData(atIndex: 0) { page.append(object: $0 ?? Data()) }
+                }
+            }
+            return page.finish(page: query.page, perPage: query.perPage, total: total)
+        }
+    }
+
+    /// The API's answer to a get call, from the user's stored JSON.
+    func getEnvelope(id: String) async throws -> [UInt8] {
+        let envelope = try await pool.read { db -> [UInt8]? in
+            let statement = try db.cachedStatement(sql: "SELECT json FROM users WHERE id = ?")
+            guard let row = try Row.fetchOne(statement, arguments: [id]) else { return nil }
+            return try row.withUnsafeData(atIndex: 0) { UserJSON.envelope(object: $0 ?? Data()) }
+        }
+        guard let envelope else { throw StoreError.notFound }
+        return envelope
+    }
+
+    func get(id: String) async throws -> User {
+        let user = try await pool.read { db in try UserRow.fetch(id: id, in: db) }
+        guard let user else { throw StoreError.notFound }
+        return user
+    }
+
+    func create(_ draft: UserDraft, at now: Date) async throws -> User {
+        let milliseconds = Milliseconds.of(now)
+        return try await pool.write { db in
+            let statement = try db.cachedStatement(sql: UserRow.insertSQL)
+            // An id collision needs two creates in one millisecond drawing the same 40 random
+            // bits; should it happen, draw again.
+            while true {
+                let user = User(
+                    id: UserID.make(milliseconds: milliseconds), name: draft.name, email: draft.email,
+                    role: draft.role ?? .member, status: draft.status ?? .active,
+                    createdAt: Milliseconds.date(milliseconds), updatedAt: Milliseconds.date(milliseconds))
+                do {
+                    try statement.execute(arguments: UserRow.insertArguments(user))
+                    return user
+                } catch {
+                    switch UserRow.uniqueViolation(error) {
+                    case .email: throw StoreError.emailTaken
+                    case .id: continue
+                    case nil: throw error
+                    }
+                }
+            }
+        }
+    }
+
+    func update(id: String, with draft: UserDraft, at now: Date) async throws -> User {
+        try await pool.write { db in
+            guard var user = try UserRow.fetch(id: id, in: db) else { throw StoreError.notFound }
+            user.name = draft.name
+            user.email = draft.email
+            user.role = draft.role ?? user.role
+            user.status = draft.status ?? user.status
+            user.updatedAt = Milliseconds.date(max(Milliseconds.of(now), Milliseconds.of(user.createdAt)))
+            do {
+                try db.cachedStatement(sql: UserRow.updateSQL).execute(arguments: UserRow.updateArguments(user))
+            } catch let error where UserRow.uniqueViolation(error) == .email {
+                throw StoreError.emailTaken
+            }
+            return user
+        }
+    }
+
+    func delete(id: String) async throws -> User {
+        try await pool.write { db in
+            guard let user = try UserRow.fetch(id: id, in: db) else { throw StoreError.notFound }
+            try db.cachedStatement(sql: "DELETE FROM users WHERE id = ?").execute(arguments: [id])
+            return user
+        }
+    }
+
+    func isEmpty() async throws -> Bool {
+        try await pool.read { db in
+            try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM users)") ?? true
+        }
+    }
+
+    /// Inserts users as given (ids, times and all) in one transaction: one fsync for the lot.
+    func insertAll(_ users: [User]) async throws {
+        try await pool.write { db in
+            let statement = try db.cachedStatement(sql: UserRow.insertSQL)
+            for user in users {
+                try statement.execute(arguments: UserRow.insertArguments(user))
+            }
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Logging
+import RosterKit
+
+/// The client side of `make bench-server`: how many first pages per second RosterKit's
+/// `APIClient` fetches from a running server, one request at a time (what the TUI does), over
+/// `SocketTransport` (loopback, the embedded case) and over the default `URLSessionTransport`;
+/// and the bare transports and the decoding alone, so each share of the time is visible.
+///
+/// Usage: roster-bench BASE_URL TOKEN [SECONDS]
+@main
+struct RosterBench {
+    static func main() async throws {
+        let arguments = CommandLine.arguments
+        guard arguments.count >= 3, let baseURL = URL(string: arguments[1]) else {
+            FileHandle.standardError.write(Data("usage: roster-bench BASE_URL TOKEN [SECONDS]\n".utf8))
+            exit(2)
+        }
+        let token = arguments[2]
+        let seconds = arguments.count > 3 ? Double(arguments[3]) ?? 5 : 5
+        let silent = Logger(label: "roster.bench") { _ in SwiftLogNoOpLogHandler() }
+
+        let query = UserQuery(perPage: 50)
+        var request = try UserEndpoint.list(query).makeRequest(baseURL: baseURL, encoder: WireFormat.makeEncoder())
+        request.headers["Authorization"] = "Bearer \(token)"
+        let frozenRequest = request
+
+        func clientRate(_ transport: any HTTPTransport) async throws -> Double {
+            let client = APIClient(baseURL: baseURL, token: token, transport: transport, logger: silent)
+            return try await rate(for: seconds) {
+                let page: Page<User> = try await client.send(UserEndpoint.list(query))
+                precondition(page.items.count == 50)
+            }
+        }
+        func transportRate(_ transport: any HTTPTransport) async throws -> Double {
+            try await rate(for: seconds) {
+                let response = try await transport.send(frozenRequest)
+                precondition(response.status == 200)
+            }
+        }
+
+        let socketClient = try await clientRate(SocketTransport())
+        let sessionClient = try await clientRate(URLSessionTransport())
+        let socket = try await transportRate(SocketTransport())
+        let session = try await transportRate(URLSessionTransport())
+        // The client's own work on one answer, without any network: decoding the envelope.
+        let body = try await SocketTransport().send(frozenRequest).body
+        let decodeRate = try await rate(for: 1) {
+            let decoded = try WireFormat.makeDecoder().decode(APIResponse<Page<User>>.self, from: body)
+            precondition(decoded.data?.items.count == 50)
+        }
+        print(String(format: "apiclient_socket_rps=%.0f apiclient_urlsession_rps=%.0f socket_rps=%.0f urlsession_rps=%.0f decode_per_s=%.0f",
+                     socketClient, sessionClient, socket, session, decodeRate))
+    }
+
+    /// Calls `body` back to back for a warm-up second, then for `seconds`; returns calls per second.
+    static func rate(for seconds: Double, _ body: @Sendable () async throws -> Void) async throws -> Double {
+        let clock = ContinuousClock()
+        let warmUpEnd = clock.now + .seconds(1)
+        while clock.now < warmUpEnd { try await body() }
+        let start = clock.now
+        let end = start + .milliseconds(Int(seconds * 1000))
+        var count = 0
+        while clock.now < end {
+            try await body()
+            count += 1
+        }
+        let elapsed = clock.now - start
+        let (whole, fraction) = elapsed.components
+        return Double(count) / (Double(whole) + Double(fraction) / 1e18)
+    }
+}

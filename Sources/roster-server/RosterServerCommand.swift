@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+import Logging
+import RosterServer
+
+/// `roster-server`: the user API on a SQLite file, for a team or for a demo.
+@main
+struct RosterServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "roster-server",
+        abstract: "Serve Roster's user API (JSON over HTTP) from a SQLite database.",
+        discussion: """
+            Every /api/v1 call except /api/v1/health needs "Authorization: Bearer <token>". \
+            The OpenAPI document is at /openapi.json. Request logs go to standard error. \
+            SIGINT or SIGTERM stops the server after the requests in flight are answered.
+            """)
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on; 0 picks any free port. The URL is printed as \"listening on http://HOST:PORT\".")
+    var port = 8080
+
+    @Option(help: ArgumentHelp("The SQLite database file, created with its folders when missing.", valueName: "path"))
+    var database = RosterServerCommand.defaultDatabasePath
+
+    @Option(help: ArgumentHelp(
+        "The bearer token clients must send. Defaults to $ROSTER_TOKEN; without either, a random token is generated and printed once.",
+        valueName: "token"))
+    var token: String?
+
+    @Option(name: .customLong("seed"), help: ArgumentHelp("Add N realistic demo users when the database is empty.", valueName: "N"))
+    var seedCount = 0
+
+    @Option(help: ArgumentHelp("Answer this share (0...1) of calls under /api/v1/users with 503 and Retry-After: 1.", valueName: "R"))
+    var failRate = 0.0
+
+    @Option(help: ArgumentHelp("Answer the first N calls under /api/v1/users with 503 and Retry-After: 1.", valueName: "N"))
+    var failFirst = 0
+
+    @Option(help: ArgumentHelp("Add this many milliseconds to every call under /api/v1/users.", valueName: "MS"))
+    var latency = 0
+
+    @Option(help: ArgumentHelp("The least important log level written: trace, debug, info, notice, warning, error, critical.", valueName: "level"))
+    var logLevel = "info"
+
+    /// Serves GET /api/v1/_bench/floor for `make bench-server`; not for users.
+    @Flag(help: .hidden)
+    var benchmarkRoutes = false
+
+    static var defaultDatabasePath: String {
+        let environment = ProcessInfo.processInfo.environment
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/share")
+        return (dataHome as NSString).appendingPathComponent("roster/users.sqlite")
+    }
+
+    func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
+        guard (0...1).contains(failRate) else { throw ValidationError("--fail-rate must be from 0 to 1.") }
+        guard failFirst >= 0 else { throw ValidationError("--fail-first must not be negative.") }
+        guard latency >= 0 else { throw ValidationError("--latency must not be negative.") }
+        guard seedCount >= 0 else { throw ValidationError("--seed must not be negative.") }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level \(logLevel) is not a level.") }
+        if let token = givenToken {
+            guard !token.isEmpty, token.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
+                throw ValidationError("The token must be printable ASCII without spaces.")
+            }
+        }
+    }
+
+    /// --token, else $ROSTER_TOKEN.
+    private var givenToken: String? {
+        token ?? ProcessInfo.processInfo.environment["ROSTER_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    func run() async throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "roster.server")
+
+        let token = givenToken ?? ServerConfiguration.randomToken()
+        if givenToken == nil {
+            Self.printLine("token: \(token)")
+        }
+        let configuration = ServerConfiguration(
+            databasePath: database, token: token, host: host, port: port, seedCount: seedCount,
+            faults: FaultInjection(failRate: failRate, failFirst: failFirst, latency: .milliseconds(latency)),
+            stopsOnSignals: true, benchmarkRoutes: benchmarkRoutes)
+        let server = try await UserAPIServer.start(configuration, logger: logger) { url in
+            Self.printLine("listening on \(url.absoluteString)")
+        }
+        try await server.waitUntilStopped()
+    }
+
+    /// Straight to the file descriptor: stdout is block-buffered when piped, and a script
+    /// waiting for "listening on" must see the line at once.
+    private static func printLine(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+}

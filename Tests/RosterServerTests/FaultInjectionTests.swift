@@ -1,0 +1,86 @@
+import Foundation
+import RosterKit
+import RosterServer
+import Synchronization
+import Testing
+
+/// Counts the attempts that reach the network.
+private final class CountingTransport: HTTPTransport {
+    let base = URLSessionTransport()
+    let statuses = Mutex<[Int]>([])
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        let response = try await base.send(request)
+        statuses.withLock { $0.append(response.status) }
+        return response
+    }
+}
+
+@Suite("Fault injection")
+struct FaultInjectionTests {
+    /// The client's default attempts (3), with waits cut short so the test is quick.
+    static let quickRetries = RetryPolicy(baseDelay: .milliseconds(5), maximumRetryAfter: .milliseconds(20))
+
+    @Test("--fail-first 2: the client's retry succeeds on the third attempt")
+    func failFirstTwo() async throws {
+        try await withServer(seedCount: 3, faults: FaultInjection(failFirst: 2)) { server in
+            let transport = CountingTransport()
+            let client = server.client(retryPolicy: Self.quickRetries, transport: transport)
+            #expect(RetryPolicy.default.maximumAttempts == 3)
+            let page = try await RemoteUserRepository(client: client).list(UserQuery())
+            #expect(page.total == 3)
+            #expect(transport.statuses.withLock { $0 } == [503, 503, 200])
+            // Health is not under /api/v1/users and never fails.
+            #expect(try await RemoteUserRepository(client: client).health().status == "ok")
+        }
+    }
+
+    @Test("an injected 503 has the envelope and Retry-After: 1; without retries the client sees it")
+    func injectedFailureShape() async throws {
+        try await withServer(faults: FaultInjection(failFirst: 1)) { server in
+            await #expect(throws: APIError.serviceUnavailable(retryAfter: .seconds(1), ErrorBody(
+                code: "unavailable", message: "The server is unavailable right now (injected fault); try again shortly."))) {
+                _ = try await server.repository().list(UserQuery())
+            }
+            let page = try await server.repository().list(UserQuery())
+            #expect(page.total == 0)
+        }
+    }
+
+    @Test("--fail-rate 1 fails every users call, and only those")
+    func failRateOne() async throws {
+        try await withServer(faults: FaultInjection(failRate: 1)) { server in
+            for (method, path) in [(HTTPMethod.get, "/api/v1/users"), (.get, "/api/v1/users/x"), (.delete, "/api/v1/users/x")] {
+                let answer = try await server.raw(method, path, headers: TestServer.authorization)
+                #expect(answer.status == 503)
+                #expect(answer.header("Retry-After") == "1")
+                #expect(answer.errorEnvelope?.code == "unavailable")
+            }
+            #expect(try await server.raw(.get, "/api/v1/health").status == 200)
+            #expect(try await server.raw(.get, "/openapi.json").status == 200)
+        }
+    }
+
+    @Test("--fail-rate 0.5 fails about half the calls")
+    func failRateHalf() async throws {
+        try await withServer(faults: FaultInjection(failRate: 0.5)) { server in
+            var failures = 0
+            for _ in 0..<200 where try await server.raw(.get, "/api/v1/users", headers: TestServer.authorization).status == 503 {
+                failures += 1
+            }
+            // Binomial(200, 0.5): outside 60...140 has a probability below 1e-8.
+            #expect((60...140).contains(failures))
+        }
+    }
+
+    @Test("--latency delays users calls, not health")
+    func latency() async throws {
+        try await withServer(faults: FaultInjection(latency: .milliseconds(300))) { server in
+            let clock = ContinuousClock()
+            let slow = try await clock.measure { _ = try await server.raw(.get, "/api/v1/users", headers: TestServer.authorization) }
+            #expect(slow >= .milliseconds(300))
+            let fast = try await clock.measure { _ = try await server.raw(.get, "/api/v1/health") }
+            #expect(fast < .milliseconds(300))
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Logging
+import RosterKit
+import RosterKitTestSupport
+@testable import RosterServer
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A real server on 127.0.0.1, port 0, over a fresh temporary database, plus clients for it.
+struct TestServer: Sendable {
+    static let token = "test-token-\(UUID().uuidString)"
+
+    let server: RunningServer
+    let directory: URL
+    let logs: LogRecorder
+
+    var url: URL { server.url }
+    var databasePath: String { directory.appendingPathComponent("users.sqlite").path }
+
+    /// A client with the standard middleware and a policy that never waits long.
+    func client(token: String? = TestServer.token, retryPolicy: RetryPolicy = .never, transport: any HTTPTransport = URLSessionTransport()) -> APIClient {
+        APIClient(baseURL: url, token: token, transport: transport, retryPolicy: retryPolicy, deadline: .seconds(30), logger: quietLogger)
+    }
+
+    func repository(token: String? = TestServer.token) -> RemoteUserRepository {
+        RemoteUserRepository(client: client(token: token))
+    }
+
+    /// Sends exactly what it is given (no token unless in `headers`) and returns the raw answer.
+    func raw(
+        _ method: HTTPMethod, _ pathAndQuery: String, headers: HTTPHeaders = [:], body: Data? = nil
+    ) async throws -> RawAnswer {
+        let response = try await Self.rawTransport.send(TransportRequest(
+            method: method, url: URL(string: url.absoluteString + pathAndQuery)!, headers: headers, body: body))
+        return RawAnswer(response: response)
+    }
+
+    static let rawTransport = URLSessionTransport()
+
+    static var authorization: HTTPHeaders { ["Authorization": "Bearer \(token)"] }
+    static var jsonWithAuthorization: HTTPHeaders { ["Authorization": "Bearer \(token)", "Content-Type": "application/json"] }
+}
+
+/// A response as it came, with the error envelope decoded when there is one.
+struct RawAnswer: Sendable {
+    let response: TransportResponse
+
+    var status: Int { response.status }
+    func header(_ name: String) -> String? { response.headers[name] }
+    var text: String { String(decoding: response.body, as: UTF8.self) }
+
+    /// The error envelope: `success` false, `data` null, an `error` body. Nil if the body is not one.
+    var errorEnvelope: ErrorBody? {
+        guard let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],
+              object["success"] as? Bool == false, object["data"] is NSNull,
+              let envelope = try? WireFormat.makeDecoder().decode(APIResponse<EmptyPayload>.self, from: response.body)
+        else { return nil }
+        return envelope.error
+    }
+}
+
+/// Starts a server for the body and always stops it and deletes its database afterwards.
+@discardableResult
+func withServer<T>(
+    seedCount: Int = 0,
+    faults: FaultInjection = .none,
+    prepare: ((UserStore) async throws -> Void)? = nil,
+    _ body: (TestServer) async throws -> T
+) async throws -> T {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-server-tests-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("users.sqlite").path
+    if let prepare {
+        try await prepare(try UserStore(path: path))
+    }
+    let logs = LogRecorder()
+    let server = try await UserAPIServer.start(
+        ServerConfiguration(databasePath: path, token: TestServer.token, seedCount: seedCount, faults: faults),
+        logger: logs.logger(label: "roster.server", level: .debug))
+    let testServer = TestServer(server: server, directory: directory, logs: logs)
+    do {
+        let result = try await body(testServer)
+        await server.shutdown()
+        return result
+    } catch {
+        await server.shutdown()
+        throw error
+    }
+}
+
+/// For clients in tests: their request logs would only bury the test output.
+let quietLogger = Logger(label: "roster.client.test") { _ in SwiftLogNoOpLogHandler() }
+
+extension Data {
+    static func json(_ text: String) -> Data { Data(text.utf8) }
+}
+
+/// Waits for a condition by polling it, up to a limit: for things the test cannot be told of.
+func eventually(timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return try await condition()
+}
