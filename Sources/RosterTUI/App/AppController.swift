@@ -51,7 +51,11 @@ public final class AppController {
         case .key(.control("l")):
             invalidateNextFrame = true
         case .key(let key):
-            KeyBindings.handle(key, model: model)
+            if case .help = model.topScreen, let delta = helpScrollDelta(for: key) {
+                helpScroll = min(max(0, helpScroll + delta), helpScrollLimit)
+            } else {
+                KeyBindings.handle(key, model: model)
+            }
         case .mouse(let mouse):
             handleMouse(mouse)
         case .resize:
@@ -61,6 +65,22 @@ public final class AppController {
             exitCode = signal == 2 ? 0 : 128 + signal
         case .suspend, .resume:
             invalidateNextFrame = true
+        }
+    }
+
+    /// How far the help is scrolled: view state, so it lives here rather than in a model.
+    private var helpScroll = 0
+    private var helpScrollLimit = 0
+
+    private func helpScrollDelta(for key: Key) -> Int? {
+        switch key {
+        case .character("j"), .down: 1
+        case .character("k"), .up: -1
+        case .pageDown, .character(" "), .control("f"): 10
+        case .pageUp, .control("b"): -10
+        case .character("g"), .home: -10_000
+        case .character("G"), .end: 10_000
+        default: nil
         }
     }
 
@@ -97,8 +117,9 @@ public final class AppController {
         frame += 1
         framesDrawn += 1
         let drawn = frame
+        if case .help = model.topScreen {} else { helpScroll = 0 }
         withObservationTracking {
-            renderer.render(on: canvas)
+            helpScrollLimit = renderer.render(on: canvas, helpScroll: helpScroll)
         } onChange: { [weak self] in
             // Runs before the change lands; the frame is drawn after it, unless a frame
             // was drawn in between (a key's own frame).

@@ -24,18 +24,22 @@ public enum KeyHelp {
         ]),
         HelpSection(title: "Search line", entries: [
             Hint("Enter", "Keep the search"),
-            Hint("Esc", "Cancel, back to the previous search"),
+            Hint("Esc", "Back to the previous search"),
             Hint("↑  ↓", "Move in the list while typing"),
         ]),
         HelpSection(title: "Forms", entries: [
             Hint("Tab  ↓", "Next field"),
             Hint("Shift-Tab  ↑", "Previous field"),
-            Hint("←  →  Space", "Move the cursor; change a role or status"),
-            Hint("Home  End  Ctrl-A  Ctrl-E", "Start or end of the field"),
+            Hint("←  →  Space", "Move the cursor; pick a role"),
+            Hint("Home End Ctrl-A/E", "Start or end of the field"),
             Hint("Backspace  Delete", "Delete a character"),
-            Hint("Ctrl-U  Ctrl-K  Ctrl-W", "Delete to start, to end, the word before"),
+            Hint("Ctrl-U  Ctrl-K", "Delete to the start, to the end"),
+            Hint("Ctrl-W", "Delete the word before"),
             Hint("Enter", "Create or save"),
-            Hint("Esc", "Cancel (asks first when something changed)"),
+            Hint("Esc", "Cancel; asks if anything changed"),
+        ]),
+        HelpSection(title: "This help", entries: [
+            Hint("j  k  PgDn  PgUp", "Scroll, when it does not fit"),
         ]),
         HelpSection(title: "Dialogs", entries: [
             Hint("r  Enter", "Retry (error) or confirm"),

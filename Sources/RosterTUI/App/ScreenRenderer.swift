@@ -7,13 +7,16 @@ import RosterApp
 struct ScreenRenderer {
     let presenter: Presenter
 
-    func render(on canvas: any Canvas) {
+    /// Draws the frame; returns how far the help can scroll (0 when it is not open).
+    @discardableResult
+    func render(on canvas: any Canvas, helpScroll: Int = 0) -> Int {
+        var helpScrollLimit = 0
         canvas.clear()
         canvas.setCursor(nil)
         let model = presenter.model
         guard let layout = ScreenLayout(size: canvas.size) else {
             TooSmallView.draw(size: canvas.size, on: canvas)
-            return
+            return 0
         }
         let listOnTop = model.screens.count == 1
         HeaderView.draw(presenter.header(), in: layout.header, on: canvas)
@@ -27,11 +30,12 @@ struct ScreenRenderer {
             canvas.setCursor(nil)
             switch screen {
             case .list: break
-            case .help: HelpView.draw(KeyHelp.sections, layout: layout, on: canvas)
+            case .help: helpScrollLimit = HelpView.draw(KeyHelp.sections, scroll: helpScroll, layout: layout, on: canvas)
             case .error(let dialog): DialogView.draw(presenter.dialog(dialog), layout: layout, on: canvas)
             case .confirm(let confirm): DialogView.draw(presenter.dialog(confirm), layout: layout, on: canvas)
             case .form(let form): FormView.draw(presenter.form(form), layout: layout, on: canvas)
             }
         }
+        return helpScrollLimit
     }
 }

@@ -138,7 +138,9 @@ public final class Terminal {
                     var event = MEVENT()
                     if getmouse(&event) == OK, let mouse = KeyDecoder.mouse(event) { events.append(.mouse(mouse)) }
                 case KEY_RESIZE:
-                    events.append(.resize(refreshSize()))
+                    // Queued by our own resizeterm (SIGWINCH below): ncurses has the new size
+                    // already. Calling resizeterm again here would queue another, forever.
+                    events.append(.resize(adoptCursesSize()))
                 default:
                     events.append(.key(KeyDecoder.functionKey(Int32(character))))
                 }
@@ -152,9 +154,15 @@ public final class Terminal {
     /// Asks the kernel for the window size and tells ncurses.
     private func refreshSize() -> Size {
         var window = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0 {
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0, window.ws_row > 0,
+           Int(window.ws_col) != Int(roster_cols()) || Int(window.ws_row) != Int(roster_lines()) {
             resizeterm(Int32(window.ws_row), Int32(window.ws_col))
         }
+        return adoptCursesSize()
+    }
+
+    /// Takes ncurses' idea of the screen size as ours.
+    private func adoptCursesSize() -> Size {
         size = Size(columns: Int(roster_cols()), rows: Int(roster_lines()))
         canvas.updateSize(size)
         return size

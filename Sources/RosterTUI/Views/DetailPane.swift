@@ -40,10 +40,10 @@ public enum DetailPane {
         for line in lines where row < inner.bottom {
             let point = Point(row: row, column: inner.column + 1)
             if line.label.isEmpty {
-                canvas.draw(line.value, at: point, style: line.style, maxColumns: inner.width - 1)
+                canvas.draw(line.value, at: point, style: line.style, maxColumns: inner.width - 2)
             } else {
                 canvas.draw(line.label, at: point, style: .dim, maxColumns: 9)
-                canvas.draw(line.value, at: Point(row: row, column: inner.column + 10), style: line.style, maxColumns: inner.width - 10)
+                canvas.draw(line.value, at: Point(row: row, column: inner.column + 10), style: line.style, maxColumns: inner.width - 11)
             }
             row += 1
         }
