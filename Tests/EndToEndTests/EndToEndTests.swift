@@ -1,0 +1,194 @@
+import Foundation
+import RosterKit
+import Testing
+
+/// The real `roster` binary against a real `roster-server`, in a real terminal (tmux), driven
+/// by keys and judged by what the screen shows. Serialized: each scenario runs two processes
+/// and a terminal, and the machine has two cores.
+@Suite("End to end", .serialized, .timeLimit(.minutes(2)))
+struct EndToEndTests {
+    @Test func browsingFollowsTheSelectionToTheEndAndBack() async throws {
+        let server = try await ServerProcess(seed: 2000)
+        defer { server.stop() }
+        let firstPage = try await server.repository.list(UserQuery(perPage: 10))
+        let session = try RosterSession(server: server)
+        try await session.tmux.waitFor("1 / 2,000")
+
+        for _ in 0..<5 { try session.tmux.send("j") }
+        try await session.tmux.waitFor("6 / 2,000")
+        let sixth = firstPage.items[5]
+        try await waitUntil("the detail pane to show \(sixth.email)") {
+            let pane = try session.detailPane()
+            return pane.contains(sixth.name) && pane.contains(sixth.id)
+        }
+
+        try session.tmux.send("G")
+        try await session.tmux.waitFor("2,000 / 2,000")
+        let last = try await server.repository.list(UserQuery(page: 40, perPage: 50)).items.last!
+        try await waitUntil("the detail pane to show the last user, \(last.email)") {
+            try session.detailPane().contains(last.id)
+        }
+
+        try session.tmux.send("g")
+        try await session.tmux.waitFor("1 / 2,000")
+        let first = firstPage.items[0]
+        try await waitUntil("the detail pane to show the first user again") { try session.detailPane().contains(first.id) }
+    }
+
+    @Test func searchNarrowsTheList() async throws {
+        let server = try await ServerProcess(seed: 2000)
+        defer { server.stop() }
+        let matches = try await server.repository.list(UserQuery(perPage: 200, search: "ana"))
+        #expect(matches.total > 0 && matches.total < 2000)
+        let session = try RosterSession(server: server)
+        try await session.tmux.waitFor("1 / 2,000")
+
+        try session.tmux.send("/")
+        try await session.tmux.waitFor("Search:")
+        try session.tmux.type("ana")
+        try session.tmux.send("Enter")
+        let screen = try await session.tmux.waitFor("1 / \(String.grouped(matches.total)) ")
+        #expect(screen.contains("“ana”"))
+        #expect(screen.contains("\(String.grouped(matches.total)) users"))
+        // The first rows are the server's first matches, in order.
+        for user in matches.items.prefix(3) { #expect(screen.contains(user.email) || screen.contains(String(user.email.prefix(20)))) }
+    }
+
+    @Test func creatingAUserThroughTheForm() async throws {
+        let server = try await ServerProcess(seed: 100)
+        defer { server.stop() }
+        let session = try RosterSession(server: server)
+        try await session.tmux.waitFor("1 / 100")
+
+        try session.tmux.send("n")
+        try await session.tmux.waitFor("New user")
+        try session.tmux.type("Zoë Þórsdóttir")
+        try session.tmux.send("Tab")
+        try session.tmux.type("zoe.thorsdottir@example.is")
+        try session.tmux.send("Tab", "Right")   // role: member → viewer
+        try session.tmux.send("Enter")
+        try await session.tmux.waitFor("Created Zoë Þórsdóttir")
+        try await session.tmux.waitFor("101 users")
+
+        let found = try await server.repository.list(UserQuery(search: "zoe.thorsdottir@example.is"))
+        #expect(found.total == 1)
+        #expect(found.items.first?.name == "Zoë Þórsdóttir")
+        #expect(found.items.first?.role == .viewer)
+
+        // And the list shows the new user.
+        try session.tmux.send("/")
+        try session.tmux.type("thorsdottir")
+        try session.tmux.send("Enter")
+        try await session.tmux.waitFor("zoe.thorsdottir@example.is")
+    }
+
+    @Test func aTakenEmailShowsTheServersMessageUnderEmailAndKeepsWhatWasTyped() async throws {
+        let server = try await ServerProcess(seed: 100)
+        defer { server.stop() }
+        let taken = try await server.repository.list(UserQuery(perPage: 1)).items[0].email
+        let session = try RosterSession(server: server)
+        try await session.tmux.waitFor("1 / 100")
+
+        try session.tmux.send("n")
+        try await session.tmux.waitFor("New user")
+        try session.tmux.type("Ana Lima")
+        try session.tmux.send("Tab")
+        try session.tmux.type(taken)
+        try session.tmux.send("Enter")
+        let screen = try await session.tmux.waitFor("This email is already taken.")
+        let lines = screen.split(separator: "\n").map(String.init)
+        let errorLine = try #require(lines.firstIndex { $0.contains("This email is already taken.") })
+        #expect(lines[errorLine - 1].contains("Email"), "the message sits under the Email field")
+        #expect(lines[errorLine - 1].contains(taken), "what was typed is kept")
+        #expect(screen.contains("Ana Lima"))
+        #expect(try await server.repository.list(UserQuery()).total == 100, "nothing was created")
+    }
+
+    @Test func aFailingServerShowsTheErrorDialogAndRRetries() async throws {
+        // The client tries three times, so three failures exhaust the first load.
+        let server = try await ServerProcess(seed: 100, extraArguments: ["--fail-first", "3"])
+        defer { server.stop() }
+        let session = try RosterSession(server: server)
+        let screen = try await session.tmux.waitFor("Could not load the users")
+        #expect(screen.contains("unavailable"))
+        #expect(screen.contains(" r  Retry"))
+        try session.tmux.send("r")
+        let loaded = try await session.tmux.waitFor("1 / 100")
+        #expect(!loaded.contains("Could not load the users"))
+    }
+
+    @Test func editingAndDeletingWithConfirmation() async throws {
+        let server = try await ServerProcess(seed: 100)
+        defer { server.stop() }
+        let second = try await server.repository.list(UserQuery(perPage: 2)).items[1]
+        let session = try RosterSession(server: server)
+        try await session.tmux.waitFor("1 / 100")
+
+        try session.tmux.send("j")
+        try await session.tmux.waitFor("2 / 100")
+        try session.tmux.send("e")
+        try await session.tmux.waitFor("Edit ")
+        try session.tmux.send("C-u")
+        try session.tmux.type("Renamed Person")
+        try session.tmux.send("Enter")
+        try await session.tmux.waitFor("Saved Renamed Person")
+        #expect(try await server.repository.get(id: second.id).name == "Renamed Person")
+
+        // Find them again and delete, answering the confirmation.
+        try session.tmux.send("/")
+        try session.tmux.type("Renamed Person")
+        try session.tmux.send("Enter")
+        try await session.tmux.waitFor("1 / 1 ")
+        try session.tmux.send("d")
+        try await session.tmux.waitFor("Delete user")
+        try session.tmux.send("n")
+        try await session.tmux.waitForScreen("the confirmation to close") { !$0.contains("Delete user") }
+        #expect(try await server.repository.get(id: second.id).id == second.id, "n keeps the user")
+        try session.tmux.send("d")
+        try await session.tmux.waitFor("Delete user")
+        try session.tmux.send("y")
+        try await session.tmux.waitFor("Deleted Renamed Person")
+        await #expect(throws: APIError.self) { try await server.repository.get(id: second.id) }
+    }
+
+    @Test func resizingTo80x24PutsTheDetailPaneBelowTheList() async throws {
+        let server = try await ServerProcess(seed: 100)
+        defer { server.stop() }
+        let session = try RosterSession(server: server)
+        let wide = try await session.tmux.waitFor("1 / 100")
+        #expect(wide.split(separator: "\n").contains { $0.contains("┐┌─ Details") }, "beside the list at 120 columns")
+
+        try session.tmux.resize(columns: 80, rows: 24)
+        let narrow = try await session.tmux.waitForScreen("the detail pane below the list") { screen in
+            screen.split(separator: "\n").contains { $0.hasPrefix("┌─ Details") }
+        }
+        let lines = narrow.split(separator: "\n", omittingEmptySubsequences: false).dropLast()  // capture ends with a newline
+        #expect(lines.count == 24)
+        #expect(lines.allSatisfy { $0.count <= 80 })
+        #expect(narrow.contains("1 / 100"))
+    }
+
+    @Test func quittingRestoresTheTerminal() async throws {
+        let server = try await ServerProcess(seed: 10)
+        defer { server.stop() }
+        let folder = server.directory.path
+        let roster = try BuiltProducts.url(of: "roster").path
+        let script = """
+            stty -g > \(folder)/stty.before
+            \(TmuxSession.shellQuote(roster)) --server \(server.url.absoluteString) --token \(server.token)
+            echo "exit=$?"
+            stty -g > \(folder)/stty.after
+            echo SHELL-IS-BACK
+            sleep 600
+            """
+        let tmux = try TmuxSession(command: script, environment: ["XDG_STATE_HOME": folder + "/state", "LANG": "C.UTF-8"])
+        try await tmux.waitFor("1 / 10")
+        try tmux.send("q")
+        let screen = try await tmux.waitFor("SHELL-IS-BACK")
+        #expect(screen.contains("exit=0"))
+        #expect(!screen.contains("Roster"), "the app's screen is gone (alternate screen left)")
+        let before = try String(contentsOfFile: folder + "/stty.before", encoding: .utf8)
+        let after = try String(contentsOfFile: folder + "/stty.after", encoding: .utf8)
+        #expect(before == after)
+    }
+}

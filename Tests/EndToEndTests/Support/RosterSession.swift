@@ -1,0 +1,40 @@
+import Foundation
+import RosterKit
+
+/// `roster` connected to a real server, running in tmux: what a person would have in front of
+/// them. The app's log and state go to the server's temporary folder.
+final class RosterSession {
+    let server: ServerProcess
+    let tmux: TmuxSession
+
+    init(server: ServerProcess, columns: Int = 120, rows: Int = 40, arguments: [String] = []) throws {
+        self.server = server
+        let roster = try BuiltProducts.url(of: "roster").path
+        let command = ([roster, "--server", server.url.absoluteString, "--token", server.token] + arguments)
+            .map(TmuxSession.shellQuote).joined(separator: " ")
+        tmux = try TmuxSession(columns: columns, rows: rows, command: command, environment: [
+            "XDG_STATE_HOME": server.directory.appendingPathComponent("state").path,
+            "XDG_CONFIG_HOME": server.directory.appendingPathComponent("config").path,
+            "LANG": "C.UTF-8",
+        ])
+    }
+
+    /// The detail pane's text: what is right of the list's border on each line (the pane sits
+    /// beside the list on a wide terminal).
+    func detailPane() throws -> String {
+        try tmux.screen().split(separator: "\n").compactMap { line in
+            line.range(of: "││").map { String(line[$0.upperBound...]) }
+        }.joined(separator: "\n")
+    }
+}
+
+extension String {
+    /// "2000" → "2,000", as the app prints counts.
+    static func grouped(_ value: Int) -> String {
+        let formatter = NumberFormatter()
+        formatter.numberStyle = .decimal
+        formatter.groupingSeparator = ","
+        formatter.usesGroupingSeparator = true
+        return formatter.string(from: NSNumber(value: value)) ?? String(value)
+    }
+}
