@@ -29,6 +29,10 @@ URL=$(sed -n 's/^listening on //p' "$workdir/stdout")
 echo "roster-server at $URL"
 
 status=0
+# The one rule of the contract JSON Schema cannot state is handled in the hooks (see there).
+export SCHEMATHESIS_HOOKS="$(cd "$(dirname "$0")" && pwd)/schemathesis_hooks.py"
+# schemathesis keeps a cache in the working directory: keep it out of the repository.
+cd "$workdir"
 schemathesis run "$URL/openapi.json" --header "Authorization: Bearer $TOKEN" --checks all \
     --max-examples "$MAX_EXAMPLES" --no-color || status=$?
 if grep -q ' error ' "$workdir/stderr"; then
