@@ -127,7 +127,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["RosterKit"],
+            dependencies: ["RosterKit", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
     ]

@@ -49,7 +49,9 @@ struct Launcher {
             serverLabel = "embedded \(server.url.host ?? "127.0.0.1"):\(server.url.port ?? 0)"
         }
 
-        let client = APIClient(baseURL: baseURL, token: token, deadline: settings.requestTimeout, logger: makeLogger("roster.client"))
+        let client = APIClient(
+            baseURL: baseURL, token: token, transport: TransportSelection.transport(for: baseURL),
+            deadline: settings.requestTimeout, logger: makeLogger("roster.client"))
         let options = TerminalApp.Options(serverLabel: serverLabel, pageSize: settings.pageSize, colorMode: settings.colors, mouse: settings.mouse)
         let exitCode: Int32
         do {

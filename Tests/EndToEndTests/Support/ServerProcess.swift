@@ -1,5 +1,6 @@
 import Foundation
 import RosterKit
+import Logging
 
 /// A real `roster-server` on a temporary database and a free port, for one test.
 final class ServerProcess {
@@ -45,7 +46,9 @@ final class ServerProcess {
 
     /// A repository on this server, for checking what the app did.
     var repository: RemoteUserRepository {
-        RemoteUserRepository(client: APIClient(baseURL: url, token: token, retryPolicy: .never))
+        RemoteUserRepository(client: APIClient(
+            baseURL: url, token: token, retryPolicy: .never,
+            logger: Logger(label: "e2e.client") { _ in SwiftLogNoOpLogHandler() }))
     }
 
     func stop() {
