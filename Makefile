@@ -7,7 +7,16 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages the build and the tests need, each with the check that says it is there.
 APT_PACKAGES := pkg-config libncurses-dev libsqlite3-dev tmux
-.PHONY: all deps build run test clean check-api bench-server
+.PHONY: all deps build run test clean check-api bench-server bench screenshots tool-deps
+
+# Python for the measuring and picture-making scripts: a virtual environment under .build, so
+# nothing is installed into the system's Python.
+PYTHON_ENV := .build/python
+PY := $(PYTHON_ENV)/bin/python3
+TUIBENCH ?= ../shared/tools/tuibench.py
+# Fonts for every script the demo names use (the screenshots); tool-deps also installs less
+# (the bench's baseline), curl and Python with venv when they are missing.
+FONT_PACKAGES := fonts-dejavu-core fonts-noto-cjk fonts-noto-core fonts-symbola fonts-noto-color-emoji
 
 all: build
 
@@ -55,6 +64,34 @@ bench-server: deps
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 	BIN=.build/release scripts/bench-server.sh
+
+tool-deps: deps
+	@missing=""; \
+	command -v less >/dev/null || missing="$$missing less"; \
+	command -v curl >/dev/null || missing="$$missing curl"; \
+	python3 -c 'import ensurepip, venv' 2>/dev/null || missing="$$missing python3 python3-venv"; \
+	command -v fc-list >/dev/null || missing="$$missing fontconfig"; \
+	for package in $(FONT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+	@[ -x $(PY) ] || python3 -m venv $(PYTHON_ENV)
+	@$(PY) -m pip install --quiet --disable-pip-version-check -r scripts/requirements-screenshots.txt -r scripts/requirements-bench.txt
+
+# The PNGs in screenshots/, from the real program in tmux (scripts/screenshots.sh).
+screenshots: tool-deps
+	$(SWIFT) build --product roster
+	$(SWIFT) build --product roster-server
+	PYTHON=$(PY) BIN=.build/debug scripts/screenshots.sh
+
+# Release build; tuibench measures roster (120x40, 100,000 users) against less on 100,000 lines.
+bench: tool-deps
+	$(SWIFT) build -c release --product roster
+	$(SWIFT) build -c release --product roster-server
+	PYTHON=$(PY) TUIBENCH=$(TUIBENCH) BIN=.build/release scripts/bench.sh
 
 clean:
 	rm -rf .build

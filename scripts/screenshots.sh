@@ -6,6 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-.build/debug}
+PYTHON=${PYTHON:-python3}
 OUT=${OUT:-screenshots}
 WORK=$(mktemp -d /tmp/roster-shots.XXXXXX)
 SOCKET="roster-shots-$$"
@@ -61,7 +62,7 @@ shot() {
   tmux -L "$SOCKET" capture-pane -p -e -N -t shot >"$WORK/$name.ansi"
   local cursor
   cursor=$(tmux -L "$SOCKET" display -p -t shot '#{?cursor_flag,#{cursor_y}\,#{cursor_x},}')
-  python3 scripts/ansi_to_png.py "$WORK/$name.ansi" "$OUT/$name.png" --cols "$cols" --rows "$rows" \
+  "$PYTHON" scripts/ansi_to_png.py "$WORK/$name.ansi" "$OUT/$name.png" --cols "$cols" --rows "$rows" \
     --title "$title" ${cursor:+--cursor "$cursor"}
   echo "$OUT/$name.png"
 }

@@ -10,6 +10,10 @@ import Observation
 public final class Activity {
     /// About ten spinner frames a second.
     public static let spinnerInterval: Duration = .milliseconds(100)
+    /// How long a background load (a page ahead of the viewport, a check of the user the
+    /// detail pane already shows) may take before it turns the spinner: a quick one should
+    /// not flash it, nor cost a redraw.
+    public static let backgroundGrace: Duration = .milliseconds(250)
 
     /// Whether a load the person is waiting for is in flight.
     public private(set) var isBusy = false
@@ -44,14 +48,29 @@ public final class Activity {
 
     // MARK: For the models
 
-    /// Runs `body` as a load: the spinner turns until it returns or is cancelled.
-    func startLoad(_ body: @escaping @MainActor () async -> Void) -> TrackedTask {
+    /// Runs `body` as a load: the spinner turns until it returns or is cancelled. With
+    /// `spinnerAfter`, only once the load has taken that long: a quick background check of
+    /// what is already on screen should not flash a spinner.
+    func startLoad(spinnerAfter delay: Duration = .zero, _ body: @escaping @MainActor () async -> Void) -> TrackedTask {
         let handle = TrackedTask()
         liveLoads += 1
-        busyLoads += 1
-        updateBusy()
-        handle.onStop = { [weak self] in
+        var grace: Task<Void, Never>?
+        var counted = false
+        let count = { [weak self] in
             guard let self else { return }
+            counted = true
+            busyLoads += 1
+            updateBusy()
+        }
+        if delay == .zero {
+            count()
+        } else {
+            let sleep = ClockSleep.sleeper(on: clock, after: delay)
+            grace = Task { if (try? await sleep()) != nil, !Task.isCancelled { count() } }
+        }
+        handle.onStop = { [weak self] in
+            grace?.cancel()
+            guard let self, counted else { return }
             busyLoads -= 1
             updateBusy()
         }

@@ -28,11 +28,15 @@ public final class AppModel {
     @ObservationIgnored private var messageExpiry: Task<Void, Never>?
     @ObservationIgnored private var nextID = 0
 
-    public init(repository: any UserRepository, clock: any Clock<Duration> = ContinuousClock(), perPage: Int = UserQuery.defaultPerPage) {
+    public init(
+        repository: any UserRepository, clock: any Clock<Duration> = ContinuousClock(),
+        perPage: Int = UserQuery.defaultPerPage, scrollStyle: ScrollStyle = .line
+    ) {
         self.repository = repository
         let activity = Activity(clock: clock)
         self.activity = activity
         list = UserListModel(repository: repository, activity: activity, perPage: perPage)
+        list.scrollStyle = scrollStyle
         detail = UserDetailModel(repository: repository, activity: activity)
         list.onSelectedUserChange = { [weak self] user in
             self?.detail.show(user)
@@ -184,7 +188,7 @@ public final class AppModel {
             remove(.form(form))
             if case .create = mode { showStatus("Created \(user.name)") } else { showStatus("Saved \(user.name)") }
             list.refresh(selecting: user.id)
-            detail.show(user)
+            detail.showSaved(user)
         }
         form.onFailure = { [weak self, weak form] error in
             guard let self, let form else { return }

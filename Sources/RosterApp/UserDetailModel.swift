@@ -1,13 +1,17 @@
 import Observation
 import RosterKit
 
-/// The detail pane: the selected user as the server has them now. It shows what the list row
-/// already had at once, and asks the server only once the selection settles, so holding j
-/// does not send a request per row.
+/// The detail pane: the selected user as the server has them now.
+///
+/// The pane follows the selection once it rests: it then shows what the list row already had
+/// and asks the server for the current record. Holding j therefore neither sends a request nor
+/// redraws the pane per row passed; on a slow link a keypress costs the list's two changed
+/// lines, not the pane too. The first user is shown at once.
 @MainActor
 @Observable
 public final class UserDetailModel {
-    /// How long the selection must rest on a user before they are loaded.
+    /// How long the selection must rest on a user before the pane shows and loads them: longer
+    /// than the gap between repeated keys (10–40 per second), short enough to feel immediate.
     public static let settleDelay: Duration = .milliseconds(150)
 
     /// The user shown: the list's copy while loading, the server's once loaded, and still the
@@ -19,6 +23,8 @@ public final class UserDetailModel {
     @ObservationIgnored private var work: TrackedTask?
     /// Which show() the running work belongs to: a stale answer is dropped.
     @ObservationIgnored private var ticket = 0
+    /// The user the pane moves to once the selection has rested, if it has not yet.
+    @ObservationIgnored public private(set) var pendingUserID: String?
 
     public init(repository: any UserRepository, activity: Activity) {
         self.repository = repository
@@ -35,15 +41,32 @@ public final class UserDetailModel {
             if case .idle = state {} else { state = .idle }
             return
         }
-        // Already showing (or fetching) exactly this: nothing to do.
-        if state.value == user, !isFailed { return }
+        // Already headed for, showing or fetching exactly this: nothing to do.
+        if pendingUserID == user.id { return }
+        if state.value == user, !isFailed {
+            if pendingUserID == nil { return }
+            // Back on the shown user before the pane moved: stay, unless the move away
+            // cancelled its fetch, which then starts again below.
+            cancelWork()
+            if !state.isLoading { return }
+        }
         cancelWork()
-        state = .loading(previous: user)
+        if state.value == nil { state = .loading(previous: user) }
+        pendingUserID = user.id
         let ticket = self.ticket
         work = activity.schedule(after: Self.settleDelay) { [weak self] in
             guard let self, ticket == self.ticket else { return }
+            pendingUserID = nil
+            if state.value != user || !state.isLoading { state = .loading(previous: user) }
             fetch(user.id, ticket: ticket)
         }
+    }
+
+    /// Shows `user` as the server just returned them (after a save): at once, and without
+    /// asking again.
+    public func showSaved(_ user: User) {
+        cancelWork()
+        if state != .loaded(user) { state = .loaded(user) }
     }
 
     /// Loads the shown user again, now, after a failure. Returns whether it did.
@@ -60,7 +83,7 @@ public final class UserDetailModel {
 
     private func fetch(_ id: String, ticket: Int) {
         let repository = self.repository
-        work = activity.startLoad { [weak self] in
+        work = activity.startLoad(spinnerAfter: Activity.backgroundGrace) { [weak self] in
             do {
                 let user = try await repository.get(id: id)
                 guard let self, ticket == self.ticket else { return }
@@ -76,6 +99,7 @@ public final class UserDetailModel {
 
     private func cancelWork() {
         ticket += 1
+        pendingUserID = nil
         work?.cancel()
         work = nil
     }

@@ -34,16 +34,20 @@ extension UserListModel {
             changed = true
         }
         if changed { state.updateValue { $0.pages = pages } }
-        for page in started { startPageLoad(page, of: listing) }
+        // Pages on screen show placeholders and turn the spinner at once; pages fetched ahead
+        // of the viewport are nobody's wait yet, so only a slow one turns it.
+        let lastVisibleRow = min(scrollOffset + max(viewportHeight, 1), listing.total) - 1
+        let visible = window.page(ofRow: scrollOffset)...window.page(ofRow: max(scrollOffset, lastVisibleRow))
+        for page in started { startPageLoad(page, of: listing, inBackground: !visible.contains(page)) }
     }
 
-    func startPageLoad(_ page: Int, of listing: Listing) {
+    func startPageLoad(_ page: Int, of listing: Listing, inBackground: Bool = false) {
         nextPageLoadID += 1
         let id = nextPageLoadID
         let generation = listing.generation
         let query = listing.query(forPage: page)
         let repository = self.repository
-        let task = activity.startLoad { [weak self] in
+        let task = activity.startLoad(spinnerAfter: inBackground ? Activity.backgroundGrace : .zero) { [weak self] in
             let result: Result<Page<User>, any Error>
             do { result = .success(try await repository.list(query)) } catch { result = .failure(error) }
             self?.finishPageLoad(page, id: id, generation: generation, result: result)

@@ -30,6 +30,8 @@ public final class UserListModel {
     public internal(set) var scrollOffset = 0
     /// How many rows the view shows; set by the view on layout.
     public internal(set) var viewportHeight = 0
+    /// How far the viewport moves when the selection steps off it.
+    @ObservationIgnored public var scrollStyle: ScrollStyle = .line
 
     /// Told whenever the selected user changes: another row, or the row's page arrived.
     @ObservationIgnored public var onSelectedUserChange: (@MainActor (User?) -> Void)?
@@ -205,9 +207,11 @@ public final class UserListModel {
     /// `offset` moved as little as needed to show `selection`, within the list.
     func clampedOffset(_ offset: Int, keeping selection: Int) -> Int {
         let height = pageHeight
+        // Rows beyond the least the viewport must move to show the selection.
+        let extra = scrollStyle == .halfScreen ? max(0, height / 2 - 1) : 0
         var offset = offset
-        if selection < offset { offset = selection }
-        if selection >= offset + height { offset = selection - height + 1 }
+        if selection < offset { offset = selection - extra }
+        if selection >= offset + height { offset = selection - height + 1 + extra }
         return min(max(0, offset), max(0, rowCount - height))
     }
 

@@ -52,7 +52,9 @@ struct Launcher {
         let client = APIClient(
             baseURL: baseURL, token: token, transport: TransportSelection.transport(for: baseURL),
             deadline: settings.requestTimeout, logger: makeLogger("roster.client"))
-        let options = TerminalApp.Options(serverLabel: serverLabel, pageSize: settings.pageSize, colorMode: settings.colors, mouse: settings.mouse)
+        let options = TerminalApp.Options(
+            serverLabel: serverLabel, pageSize: settings.pageSize, colorMode: settings.colors, mouse: settings.mouse,
+            scrollStyle: settings.scrolling)
         let exitCode: Int32
         do {
             exitCode = try await TerminalApp.run(repository: RemoteUserRepository(client: client), options: options, logger: logger)

@@ -81,8 +81,8 @@ struct AppModelTests {
     @Test func movingTheSelectionShowsTheNewUserInTheDetailPane() async {
         await started()
         app.moveDown()
-        #expect(app.detail.user == searchDirectory[1])
-        #expect(app.detail.state.isLoading)
+        #expect(app.detail.user == searchDirectory[0], "the pane moves once the selection rests")
+        #expect(app.detail.pendingUserID == searchDirectory[1].id)
         await clock.advance(by: UserDetailModel.settleDelay)
         await app.activity.waitForIdle()
         #expect(app.detail.state == .loaded(searchDirectory[1]))

@@ -47,7 +47,8 @@ struct UserDetailModelTests {
         detail.show(bob)
         await clock.advance(by: .milliseconds(50))
         detail.show(carla)
-        #expect(detail.user == carla)
+        #expect(detail.user == ana, "the pane stays on the first user while the selection moves")
+        #expect(detail.pendingUserID == carla.id)
         await settle()
         #expect(await repository.calls == [.get(id: carla.id)])
         #expect(detail.state == .loaded(carla))
@@ -58,7 +59,9 @@ struct UserDetailModelTests {
         detail.show(ana)
         await clock.advance(by: UserDetailModel.settleDelay)
         await gate.waitForArrivals()
-        #expect(activity.isBusy)
+        #expect(!activity.isBusy, "a quick check turns no spinner")
+        await clock.advance(by: Activity.backgroundGrace)
+        #expect(await eventually { activity.isBusy }, "a slow one does")
         detail.show(bob)
         #expect(!activity.isBusy) // the stale load stopped counting
         // Not settle(): Ana's call, still held, counts until it returns.
@@ -67,6 +70,43 @@ struct UserDetailModelTests {
         gate.open() // Ana's answer arrives last
         await activity.waitForIdle()
         #expect(detail.state == .loaded(bob))
+    }
+
+    @Test func thePaneMovesOnlyOnceTheSelectionRests() async {
+        detail.show(ana)
+        await settle()
+        detail.show(bob)
+        #expect(detail.user == ana)
+        await clock.advance(by: UserDetailModel.settleDelay - .milliseconds(1))
+        #expect(detail.user == ana)
+        await settle()
+        #expect(detail.state == .loaded(bob))
+        #expect(await repository.calls == [.get(id: ana.id), .get(id: bob.id)])
+    }
+
+    @Test func comingBackBeforeThePaneMovesAsksNothing() async {
+        detail.show(ana)
+        await settle()
+        detail.show(bob)
+        detail.show(ana)
+        #expect(detail.pendingUserID == nil)
+        await settle()
+        #expect(detail.state == .loaded(ana))
+        #expect(await repository.calls == [.get(id: ana.id)])
+    }
+
+    @Test func comingBackAfterItsFetchWasCancelledFetchesAgain() async {
+        let gate = await repository.holdNext(.get)
+        detail.show(ana)
+        await clock.advance(by: UserDetailModel.settleDelay)
+        await gate.waitForArrivals()
+        detail.show(bob)      // cancels Ana's fetch
+        detail.show(ana)
+        gate.open()
+        await settle()
+        #expect(detail.state == .loaded(ana))
+        #expect(await repository.callCount(.get) == 2)
+        #expect(!activity.isBusy)
     }
 
     @Test func aFailureKeepsTheListsCopyAndRetryLoads() async {
@@ -124,8 +164,22 @@ struct UserDetailModelTests {
         renamed.name = "Ana Souza"
         await repository.insert(renamed)
         detail.show(bob)
+        await settle()
         detail.show(ana)
         await settle()
         #expect(detail.state == .loaded(renamed))
+    }
+
+    @Test func aSavedUserShowsAtOnceWithoutAskingAgain() async {
+        detail.show(ana)
+        await settle()
+        detail.show(bob)
+        var renamed = ana
+        renamed.name = "Ana Souza"
+        detail.showSaved(renamed)
+        #expect(detail.state == .loaded(renamed))
+        #expect(detail.pendingUserID == nil)
+        await settle()
+        #expect(await repository.callCount(.get) == 1)
     }
 }

@@ -18,6 +18,26 @@ struct UserListNavigationTests {
         #expect(h.list.selectedUser == .fixture(number: 11))
     }
 
+    @Test func halfScreenScrollingPutsTheSelectionMidScreenAndStopsAtTheEnds() async {
+        let h = await ListHarness(count: 100, height: 10).loaded()
+        h.list.scrollStyle = .halfScreen
+        for _ in 0..<9 { h.list.moveDown() }
+        #expect(h.list.scrollOffset == 0)
+        h.list.moveDown()
+        #expect(h.list.selection == 10)
+        #expect(h.list.scrollOffset == 5, "half a screen, the selection mid-screen")
+        for _ in 0..<4 { h.list.moveDown() }
+        #expect(h.list.scrollOffset == 5, "no scrolling until it leaves the screen again")
+        h.list.moveUp(by: 10)
+        #expect(h.list.selection == 4)
+        #expect(h.list.scrollOffset == 0)
+        h.list.moveDown(by: 95)
+        #expect(h.list.selection == 99)
+        #expect(h.list.scrollOffset == 90, "never past the last screen")
+        h.list.pageUp()
+        #expect(h.list.scrollOffset == 80, "a page is still a page")
+    }
+
     @Test func movingUpScrollsBackWhenTheSelectionLeavesTheTop() async {
         let h = await ListHarness(count: 100, height: 10).loaded()
         h.list.moveDown(by: 15)

@@ -21,6 +21,21 @@ struct UserListPagingTests {
         #expect(h.list.selectedRow == .user(.fixture(number: 51)))
     }
 
+    @Test func aPageFetchedAheadTurnsTheSpinnerOnlyWhenSlow() async {
+        let h = await ListHarness(count: 200, height: 10).loaded()
+        await h.repository.setDelay(.seconds(1), for: .list)
+        h.list.moveDown(by: 40) // screen 31..<41 is cached; page 2 is fetched ahead
+        #expect(h.list.selectedRow == .user(.fixture(number: 41)))
+        await h.repositoryClock.waitForSleepers(1)
+        #expect(!h.activity.isBusy, "nobody waits for a page ahead of the screen")
+        await h.appClock.advance(by: Activity.backgroundGrace)
+        #expect(await eventually { h.activity.isBusy }, "a slow one turns the spinner")
+        await h.repositoryClock.advance(by: .seconds(1))
+        await h.activity.waitForLoads()
+        #expect(!h.activity.isBusy)
+        #expect(await h.requestedPages() == [1, 2])
+    }
+
     @Test func aPageArrivingReplacesItsPlaceholders() async {
         let h = await ListHarness(count: 200, height: 10).loaded()
         await h.repository.setDelay(.seconds(1), for: .list)

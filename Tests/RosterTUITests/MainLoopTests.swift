@@ -50,7 +50,9 @@ struct MainLoopTests {
         #expect(canvas.text.contains("User 0000001"))
         press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"))
         #expect(await screenShows("6 / 126"))
-        // The detail pane follows the selection at once, with the row's data.
+        // The detail pane follows the selection once it rests, with the row's data.
+        await clock.advance(by: UserDetailModel.settleDelay)
+        await model.activity.waitForIdle()
         let detailColumn = try #require(ScreenLayout(size: canvas.size)).detail.column
         let detail = canvas.lines.map { String($0.dropFirst(detailColumn)) }.joined(separator: "\n")
         let sixth = try await repository.list(UserQuery(perPage: 10)).items[5]

@@ -26,14 +26,19 @@ struct ViewTests {
         #expect(canvas.lines[0].contains("1 / 6"))
     }
 
-    @Test func theSelectedRowIsHighlightedAcrossTheList() throws {
+    @Test func theSelectedRowIsMarkedOnItsMarkerAndName() throws {
         let canvas = grid(80, 12)
-        UserListView.draw(listContent(mixedUsers, selected: 2), in: Rect(row: 0, column: 0, width: 80, height: 12), on: canvas)
-        let row = 2 + 2
+        UserListView.draw(listContent(mixedUsers, selected: 3), in: Rect(row: 0, column: 0, width: 80, height: 12), on: canvas)
+        let row = 2 + 3
+        #expect(canvas.lines[row].hasPrefix("│▌" + mixedUsers[3].name))
         #expect(canvas.style(at: Point(row: row, column: 1)) == .selected)
-        #expect(canvas.style(at: Point(row: row, column: 78)) == .selected)
+        #expect(canvas.style(at: Point(row: row, column: 2)) == .selected)
+        let emailColumn = try #require(canvas.lines[row].range(of: mixedUsers[3].email)).lowerBound
+        let emailOffset = canvas.lines[row].distance(from: canvas.lines[row].startIndex, to: emailColumn)
+        #expect(canvas.style(at: Point(row: row, column: emailOffset)) == .normal, "the rest of the row is drawn as any other")
         #expect(canvas.style(at: Point(row: row - 1, column: 1)) == .normal)
-        #expect(canvas.lines[0].contains("3 / 6"))
+        #expect(!canvas.lines[row - 1].contains("▌"))
+        #expect(canvas.lines[0].contains("4 / 6"))
     }
 
     @Test func theListCutsLongNamesWithAnEllipsisAndLargeCountsWithSeparators() {

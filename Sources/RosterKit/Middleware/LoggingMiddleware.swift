@@ -35,7 +35,9 @@ public struct LoggingMiddleware: ClientMiddleware {
     }
 
     private static func milliseconds(_ duration: Duration) -> String {
+        // Tenths of a millisecond by hand: String(format:) goes through CoreFoundation.
         let (seconds, attoseconds) = duration.components
-        return String(format: "%.1f", Double(seconds) * 1000 + Double(attoseconds) / 1e15)
+        let tenths = Int((Double(seconds) * 10_000 + Double(attoseconds) / 1e14).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
     }
 }

@@ -66,9 +66,12 @@ struct Presenter {
     func detail() -> DetailContent? {
         guard let selected = model.list.selectedUser else { return nil }
         let detail = model.detail
-        // The list's copy shows at once; the fetched record replaces it when it arrives.
-        let user = detail.user?.id == selected.id ? detail.user ?? selected : selected
-        return DetailContent(user: user, isRefreshing: detail.state.isLoading, problem: detail.state.error?.errorDescription)
+        // The pane follows the selection once it rests (UserDetailModel.settleDelay); the
+        // fetched record replaces the list's copy when it arrives. A spinner in the title only
+        // when the fetch is slow enough to turn the app's spinner.
+        let user = detail.user ?? selected
+        return DetailContent(user: user, isRefreshing: detail.state.isLoading && model.activity.isBusy,
+                             problem: detail.state.error?.errorDescription)
     }
 
     func status() -> StatusContent {

@@ -11,12 +11,17 @@ public enum TerminalApp {
         public var pageSize: Int
         public var colorMode: Terminal.ColorMode
         public var mouse: Bool
+        public var scrollStyle: ScrollStyle
 
-        public init(serverLabel: String, pageSize: Int = UserQuery.defaultPerPage, colorMode: Terminal.ColorMode = .auto, mouse: Bool = true) {
+        public init(
+            serverLabel: String, pageSize: Int = UserQuery.defaultPerPage, colorMode: Terminal.ColorMode = .auto,
+            mouse: Bool = true, scrollStyle: ScrollStyle = .halfScreen
+        ) {
             self.serverLabel = serverLabel
             self.pageSize = pageSize
             self.colorMode = colorMode
             self.mouse = mouse
+            self.scrollStyle = scrollStyle
         }
     }
 
@@ -25,7 +30,7 @@ public enum TerminalApp {
     public static func run(repository: any UserRepository, options: Options, logger: Logger) async throws -> Int32 {
         let terminal = try Terminal.start(colorMode: options.colorMode, mouse: options.mouse)
         logger.info("terminal \(terminal.size.columns)x\(terminal.size.rows), colour \(terminal.usesColor)")
-        let model = AppModel(repository: repository, perPage: options.pageSize)
+        let model = AppModel(repository: repository, perPage: options.pageSize, scrollStyle: options.scrollStyle)
         let controller = AppController(model: model, canvas: terminal.canvas, serverLabel: options.serverLabel) { [weak terminal] in
             terminal?.present()
         }

@@ -74,20 +74,23 @@ public enum UserListView {
     private static func drawRow(_ row: ListRowContent, selected: Bool, focused: Bool, columns: Columns, at point: Point, width: Int, on canvas: any Canvas) {
         switch row {
         case .user(let user):
-            let base: Style = selected ? (focused ? .selected : .selectedInactive) : .normal
+            // The selection marks the marker and the name, not the whole row: moving it then
+            // rewrites two short cells instead of two full lines, which is what a keypress
+            // costs on a slow link (nnn does the same).
+            let mark: Style = selected ? (focused ? .selected : .selectedInactive) : .normal
             var column = point.column
             func cell(_ text: String, _ width: Int, _ style: Style) {
                 canvas.drawPadded(text, at: Point(row: point.row, column: column), width: width, style: style)
                 column += width
             }
-            cell(" ", 1, base)
-            cell(user.name, columns.name, base)
-            cell(" ", 1, base)
-            cell(user.email, columns.email, base)
-            cell(" ", 1, base)
-            cell(user.role.rawValue, columns.role, selected ? base : roleStyle(user.role))
-            cell(" ", 1, base)
-            cell(user.status.rawValue, max(0, point.column + width - column), selected ? base : statusStyle(user.status))
+            cell(selected ? "▌" : " ", 1, mark)
+            cell(user.name, columns.name, mark)
+            cell(" ", 1, .normal)
+            cell(user.email, columns.email, .normal)
+            cell(" ", 1, .normal)
+            cell(user.role.rawValue, columns.role, roleStyle(user.role))
+            cell(" ", 1, .normal)
+            cell(user.status.rawValue, max(0, point.column + width - column), statusStyle(user.status))
         case .placeholder:
             canvas.drawPadded(" " + String(repeating: "·", count: min(columns.name - 2, 12)), at: point, width: width,
                               style: selected ? .selectedInactive : .placeholder)

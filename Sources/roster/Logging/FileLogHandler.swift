@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RosterKit
 import Synchronization
 
 /// Writes log lines to a file: the terminal belongs to the UI. One line per event, with
@@ -38,7 +39,9 @@ struct FileLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        var line = ISO8601DateFormatter.string(from: Date(), timeZone: .gmt, formatOptions: [.withInternetDateTime, .withFractionalSeconds])
+        // RosterKit's formatter, not ISO8601DateFormatter: that one loads ICU, megabytes of
+        // memory for a log line's timestamp.
+        var line = ISO8601Timestamp.format(Date())
         line += " \(event.level.rawValue.uppercased()) [\(label)] \(Self.escape(event.message.description))"
         let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
         if !merged.isEmpty {

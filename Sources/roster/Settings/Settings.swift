@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RosterApp
 import RosterKit
 import RosterTUI
 
@@ -13,6 +14,7 @@ struct Settings: Equatable {
     var requestTimeout: Duration = .seconds(30)
     var colors: Terminal.ColorMode = .auto
     var mouse = true
+    var scrolling = ScrollStyle.halfScreen
     var logFile: String
     var logLevel: Logger.Level = .info
     var database: String
@@ -65,6 +67,12 @@ struct Settings: Equatable {
             settings.colors = mode
         }
         if let mouse = file.mouse { settings.mouse = mouse }
+        if let scrolling = file.scrolling {
+            guard let style = ScrollStyle(rawValue: scrolling) else {
+                throw SettingsError("scrolling must be one of \(ScrollStyle.allCases.map(\.rawValue).joined(separator: ", ")), not “\(scrolling)”.")
+            }
+            settings.scrolling = style
+        }
         if let level = file.logLevel {
             guard let parsed = Logger.Level(rawValue: level) else {
                 throw SettingsError("logLevel must be one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")).")

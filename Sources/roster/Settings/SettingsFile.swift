@@ -10,6 +10,7 @@ struct SettingsFile: Decodable, Equatable {
     var requestTimeoutSeconds: Double?
     var colors: String?
     var mouse: Bool?
+    var scrolling: String?
     var logFile: String?
     var logLevel: String?
     var embedded: Embedded?
@@ -33,7 +34,7 @@ struct SettingsFile: Decodable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case server, token, tokenFile, pageSize, requestTimeoutSeconds, colors, mouse, logFile, logLevel, embedded
+        case server, token, tokenFile, pageSize, requestTimeoutSeconds, colors, mouse, scrolling, logFile, logLevel, embedded
     }
 
     init() {}
@@ -48,6 +49,7 @@ struct SettingsFile: Decodable, Equatable {
         requestTimeoutSeconds = try container.decodeIfPresent(Double.self, forKey: .requestTimeoutSeconds)
         colors = try container.decodeIfPresent(String.self, forKey: .colors)
         mouse = try container.decodeIfPresent(Bool.self, forKey: .mouse)
+        scrolling = try container.decodeIfPresent(String.self, forKey: .scrolling)
         logFile = try container.decodeIfPresent(String.self, forKey: .logFile)
         logLevel = try container.decodeIfPresent(String.self, forKey: .logLevel)
         embedded = try container.decodeIfPresent(Embedded.self, forKey: .embedded)

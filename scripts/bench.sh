@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# make bench: the release `roster` in a 120x40 pseudo-terminal (../shared/tools/tuibench.py)
+# against a release `roster-server` seeded with 100,000 users, and in the same run `less` on a
+# 100,000-line file as the baseline. Two measurements per program, $RUNS runs each:
+#   keys:   startup to the first full list, j x300, PageDown x30, then 5 s idle;
+#   scroll: PageDown x300 (more than 10,000 rows), for peak memory.
+# scripts/bench_report.py prints the medians, the ratios to less and the targets.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BIN=${BIN:-.build/release}
+USERS=${USERS:-100000}
+RUNS=${RUNS:-3}
+TUIBENCH=${TUIBENCH:-../shared/tools/tuibench.py}
+GEN_LINES=${GEN_LINES:-$(dirname "$TUIBENCH")/gen_lines.py}
+PYTHON=${PYTHON:-python3}
+TOKEN=bench-token-$$
+
+[ -f "$TUIBENCH" ] || { echo "tuibench.py not found at $TUIBENCH (set TUIBENCH=...)" >&2; exit 1; }
+workdir=$(mktemp -d /tmp/roster-bench.XXXXXX)
+server_pid=""
+cleanup() {
+    if [ -n "$server_pid" ]; then kill -TERM "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+    rm -rf "$workdir"
+}
+trap cleanup EXIT
+
+"$BIN/roster-server" --port 0 --database "$workdir/users.sqlite" --token "$TOKEN" --seed "$USERS" \
+    --log-level warning >"$workdir/server.out" 2>"$workdir/server.err" &
+server_pid=$!
+for _ in $(seq 1 1200); do
+    grep -q '^listening on ' "$workdir/server.out" 2>/dev/null && break
+    kill -0 "$server_pid" 2>/dev/null || { cat "$workdir/server.err" >&2; exit 1; }
+    sleep 0.1
+done
+URL=$(sed -n 's/^listening on //p' "$workdir/server.out")
+[ -n "$URL" ] || { echo "roster-server did not start" >&2; cat "$workdir/server.err" >&2; exit 1; }
+echo "roster-server: $URL with $USERS users"
+
+"$PYTHON" "$GEN_LINES" "$workdir/lines.txt" "$USERS" >/dev/null
+total=$("$PYTHON" -c "print(f'{$USERS:,}')")   # as the list's position shows it: 100,000
+
+roster=("$BIN/roster" --server "$URL" --token "$TOKEN")
+roster_env=(--env "XDG_STATE_HOME=$workdir/state" --env "XDG_CONFIG_HOME=$workdir/config" --env LANG=C.UTF-8)
+common=(--size 120x40 --runs "$RUNS" --quiet-log)
+
+# bench NAME MARKER QUITKEYS KEYS IDLE -- COMMAND...: one tuibench measurement into NAME.json.
+bench() {
+    local name=$1 marker=$2 quit=$3 keys=$4 idle=$5; shift 6
+    local extra=()
+    [ -n "$marker" ] && extra+=(--marker "$marker")
+    [[ $name == roster* ]] && extra+=("${roster_env[@]}")
+    echo "measuring $name ($keys, idle ${idle}s, $RUNS runs)"
+    "$PYTHON" "$TUIBENCH" "${common[@]}" "${extra[@]}" --keys "$keys" --idle "$idle" --quit-keys "$quit" \
+        --json "$workdir/$name.json" -- "$@" >"$workdir/$name.txt" 2>&1 \
+        || { cat "$workdir/$name.txt" >&2; exit 1; }
+}
+
+bench less-keys "" q 'j*300,<PgDn>*30' 5 -- less "$workdir/lines.txt"
+bench roster-keys "1 / $total" q 'j*300,<PgDn>*30' 5 -- "${roster[@]}"
+bench less-scroll "" q '<PgDn>*300' 0 -- less "$workdir/lines.txt"
+bench roster-scroll "1 / $total" q '<PgDn>*300' 0 -- "${roster[@]}"
+
+"$PYTHON" scripts/bench_report.py "$workdir/roster-keys.json" "$workdir/less-keys.json" \
+    "$workdir/roster-scroll.json" "$workdir/less-scroll.json"
