@@ -45,8 +45,9 @@ struct RosterBench {
         let session = try await transportRate(URLSessionTransport())
         // The client's own work on one answer, without any network: decoding the envelope.
         let body = try await SocketTransport().send(frozenRequest).body
+        let decoder = WireFormat.makeDecoder()
         let decodeRate = try await rate(for: 1) {
-            let decoded = try WireFormat.makeDecoder().decode(APIResponse<Page<User>>.self, from: body)
+            let decoded = try WireFormat.decodeEnvelope(APIResponse<Page<User>>.self, from: body, decoder: decoder)
             precondition(decoded.data?.items.count == 50)
         }
         print(String(format: "apiclient_socket_rps=%.0f apiclient_urlsession_rps=%.0f socket_rps=%.0f urlsession_rps=%.0f decode_per_s=%.0f",

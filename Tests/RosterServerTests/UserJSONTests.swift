@@ -1,5 +1,5 @@
 import Foundation
-import RosterKit
+@testable import RosterKit
 @testable import RosterServer
 import Testing
 
@@ -34,6 +34,19 @@ struct UserJSONTests {
         #expect(decoded.data?.items.map { ISO8601Timestamp.format($0.createdAt) } == Self.users.map { ISO8601Timestamp.format($0.createdAt) })
         #expect(try sameJSON(UserJSON.envelope(Page<User>(items: [], page: 1, perPage: 50, total: 0)),
                              APIResponse.success(Page<User>(items: [], page: 1, perPage: 50, total: 0))))
+    }
+
+    @Test("RosterKit's fast page reader takes the server's pages as they are written")
+    func pageScanner() throws {
+        let plain = Self.users.filter { !$0.name.unicodeScalars.contains { $0.value < 0x20 || $0 == "\"" || $0 == "\\" } }
+        for users in [plain, Self.users] {
+            let bytes = Data(UserJSON.envelope(Page(items: users, page: 2, perPage: 50, total: 99)))
+            let reference = try WireFormat.makeDecoder().decode(APIResponse<Page<User>>.self, from: bytes).data
+            let scanned = PageScanner.page(in: bytes)
+            // Names that need escapes are left to JSONDecoder; every other page is read fast.
+            #expect(users == plain ? scanned != nil : scanned == nil)
+            #expect(try WireFormat.decodeEnvelope(APIResponse<Page<User>>.self, from: bytes, decoder: WireFormat.makeDecoder()).data == reference)
+        }
     }
 
     @Test("a user envelope equals JSONEncoder's")

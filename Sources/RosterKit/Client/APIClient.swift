@@ -74,7 +74,7 @@ public actor APIClient {
         let response = try await response(for: endpoint)
         let envelope: APIResponse<Payload>
         do {
-            envelope = try decoder.decode(APIResponse<Payload>.self, from: response.body)
+            envelope = try WireFormat.decodeEnvelope(APIResponse<Payload>.self, from: response.body, decoder: decoder)
         } catch {
             let failure = DecodingFailure(error, body: response.body)
             configuration.logger.error(

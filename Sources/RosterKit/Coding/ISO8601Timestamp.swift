@@ -64,7 +64,7 @@ public enum ISO8601Timestamp {
         }
     }
 
-    private static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+    static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         var index = 0
         func number(_ width: Int) -> Int? {
             guard index + width <= bytes.count else { return nil }

@@ -21,8 +21,13 @@ enum JSONResponse {
 
     /// A JSON body sent as it is.
     static func raw(_ data: some Sequence<UInt8>, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        raw(ByteBuffer(bytes: data), status: status, headers: headers)
+    }
+
+    /// A JSON body already in a buffer, sent without copying it.
+    static func raw(_ buffer: ByteBuffer, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
         var headers = headers
         headers[.contentType] = "application/json"
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: buffer))
     }
 }

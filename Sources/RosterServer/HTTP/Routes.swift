@@ -17,7 +17,7 @@ enum Routes {
             router.add(middleware: FaultInjectionMiddleware(faults: configuration.faults))
         }
 
-        let users = UserHandlers(store: store, now: { Date() })
+        let users = UserHandlers(store: store, listCache: ListResponseCache(), now: { Date() })
         router.get("/api/v1/users", use: users.list)
         router.post("/api/v1/users", use: users.create)
         router.get("/api/v1/users/:id", use: users.get)

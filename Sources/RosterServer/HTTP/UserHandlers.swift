@@ -1,16 +1,21 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import RosterKit
 
 /// The five user calls: parse and validate the request, ask the store, answer with the envelope.
 struct UserHandlers: Sendable {
     let store: UserStore
+    let listCache: ListResponseCache
     /// Where "now" comes from for created_at and updated_at.
     let now: @Sendable () -> Date
 
     func list(_ request: Request, context: some RequestContext) async throws -> Response {
         let query = try ListQueryParsing.parse(request.uri.query)
-        return JSONResponse.raw(try await store.listEnvelope(query))
+        let body = try await listCache.answer(ListResponseCache.key(query), writes: store.writes) {
+            ByteBuffer(bytes: try await store.listEnvelope(query))
+        }
+        return JSONResponse.raw(body)
     }
 
     func get(_ request: Request, context: some RequestContext) async throws -> Response {

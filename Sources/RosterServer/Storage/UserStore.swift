@@ -6,6 +6,8 @@ import RosterKit
 /// what the database must decide: whether the id exists and whether the email is free.
 final class UserStore: Sendable {
     let pool: DatabasePool
+    /// Moves after every write; see `write(_:)`.
+    let writes = WriteGeneration()
 
     init(pool: DatabasePool) {
         self.pool = pool
@@ -64,7 +66,7 @@ final class UserStore: Sendable {
 
     func create(_ draft: UserDraft, at now: Date) async throws -> User {
         let milliseconds = Milliseconds.of(now)
-        return try await pool.write { db in
+        return try await write { db in
             let statement = try db.cachedStatement(sql: UserRow.insertSQL)
             // An id collision needs two creates in one millisecond drawing the same 40 random
             // bits; should it happen, draw again.
@@ -88,7 +90,7 @@ final class UserStore: Sendable {
     }
 
     func update(id: String, with draft: UserDraft, at now: Date) async throws -> User {
-        try await pool.write { db in
+        try await write { db in
             guard var user = try UserRow.fetch(id: id, in: db) else { throw StoreError.notFound }
             user.name = draft.name
             user.email = draft.email
@@ -105,7 +107,7 @@ final class UserStore: Sendable {
     }
 
     func delete(id: String) async throws -> User {
-        try await pool.write { db in
+        try await write { db in
             guard let user = try UserRow.fetch(id: id, in: db) else { throw StoreError.notFound }
             try db.cachedStatement(sql: "DELETE FROM users WHERE id = ?").execute(arguments: [id])
             return user
@@ -120,11 +122,28 @@ final class UserStore: Sendable {
 
     /// Inserts users as given (ids, times and all) in one transaction: one fsync for the lot.
     func insertAll(_ users: [User]) async throws {
-        try await pool.write { db in
+        try await write { db in
             let statement = try db.cachedStatement(sql: UserRow.insertSQL)
             for user in users {
                 try statement.execute(arguments: UserRow.insertArguments(user))
             }
+        }
+    }
+
+    /// Every write goes through here, so the write generation moves after each one that may
+    /// have changed a row. A refusal (`StoreError`) is thrown before anything is written and
+    /// its transaction rolls back, so it leaves the generation (and cached answers) alone; any
+    /// other failure might have come after the commit, so it counts as a write.
+    private func write<T: Sendable>(_ updates: @Sendable @escaping (Database) throws -> T) async throws -> T {
+        do {
+            let result = try await pool.write(updates)
+            writes.advance()
+            return result
+        } catch let refusal as StoreError {
+            throw refusal
+        } catch {
+            writes.advance()
+            throw error
         }
     }
 }

@@ -1,0 +1,109 @@
+import Foundation
+import RosterKit
+@testable import RosterServer
+import Testing
+
+/// The list answers are cached (`ListResponseCache`); these hold that a write is always seen
+/// by the next read, whatever was asked before it.
+@Suite("List freshness: every write is seen by the next list")
+struct ListFreshnessTests {
+    @Test("create, update and delete each show in the very next list of an already asked page")
+    func writesShowAtOnce() async throws {
+        try await withServer(seedCount: 30) { server in
+            let users = server.repository()
+            let everyone = UserQuery(perPage: 200)
+            let search = UserQuery(search: "zzcache")
+            // Asked twice so the answers are certainly cached.
+            for _ in 0..<2 {
+                #expect(try await users.list(everyone).total == 30)
+                #expect(try await users.list(search).total == 0)
+            }
+
+            let created = try await users.create(UserDraft(name: "Zzcache Person", email: "zzcache@example.com"))
+            let afterCreate = try await users.list(everyone)
+            #expect(afterCreate.total == 31)
+            #expect(afterCreate.items.contains(created))
+            #expect(try await users.list(search).items == [created])
+
+            let updated = try await users.update(id: created.id, with: UserDraft(name: "Renamed", email: "renamed@example.com"))
+            #expect(try await users.list(everyone).items.contains(updated))
+            #expect(try await users.list(search).items.isEmpty)
+            #expect(try await users.list(UserQuery(search: "renamed")).items == [updated])
+
+            _ = try await users.delete(id: updated.id)
+            let afterDelete = try await users.list(everyone)
+            #expect(afterDelete.total == 30)
+            #expect(!afterDelete.items.contains { $0.id == updated.id })
+            #expect(try await users.list(UserQuery(search: "renamed")).items.isEmpty)
+        }
+    }
+
+    @Test("a refused write changes nothing, and the list still answers the same")
+    func refusedWrite() async throws {
+        try await withServer(seedCount: 5) { server in
+            let users = server.repository()
+            let before = try await users.list(UserQuery())
+            let taken = before.items[0].email
+            await #expect(throws: APIError.self) { try await users.create(UserDraft(name: "Dup", email: taken)) }
+            #expect(try await users.list(UserQuery()) == before)
+        }
+    }
+
+    @Test("readers racing a writer never see a write undone: totals only grow, and each create is in the next list")
+    func racingReadersAndWriter() async throws {
+        try await withServer(seedCount: 10) { server in
+            let creates = 40
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    let users = server.repository()
+                    for index in 0..<creates {
+                        let user = try await users.create(UserDraft(name: "Racer \(index)", email: "racer\(index)@example.com"))
+                        let page = try await users.list(UserQuery(perPage: 200))
+                        #expect(page.total == 11 + index)
+                        #expect(page.items.contains(user), "create \(index) missing from the next list")
+                    }
+                }
+                for _ in 0..<4 {
+                    group.addTask {
+                        let users = server.repository()
+                        var lastTotal = 0
+                        while lastTotal < 10 + creates {
+                            let total = try await users.list(UserQuery(perPage: 200)).total
+                            #expect(total >= lastTotal, "a list went back from \(lastTotal) to \(total) users")
+                            lastTotal = max(lastTotal, total)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+    }
+
+    @Test("every committed write moves the store's write generation; a refused one does not")
+    func writeGeneration() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-generation-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try UserStore(path: directory.appendingPathComponent("users.sqlite").path)
+        let now = Date()
+        var generation = store.writes.current
+        func moved() -> Bool {
+            defer { generation = store.writes.current }
+            return store.writes.current != generation
+        }
+        let user = try await store.create(UserDraft(name: "A", email: "a@example.com"), at: now)
+        #expect(moved())
+        await #expect(throws: StoreError.emailTaken) { try await store.create(UserDraft(name: "B", email: "A@example.com"), at: now) }
+        #expect(!moved())
+        _ = try await store.update(id: user.id, with: UserDraft(name: "A2", email: "a@example.com"), at: now)
+        #expect(moved())
+        await #expect(throws: StoreError.notFound) { try await store.update(id: "nobody", with: UserDraft(name: "C", email: "c@example.com"), at: now) }
+        #expect(!moved())
+        _ = try await store.delete(id: user.id)
+        #expect(moved())
+        await #expect(throws: StoreError.notFound) { try await store.delete(id: user.id) }
+        #expect(!moved())
+        try await store.insertAll([user])
+        #expect(moved())
+        try store.pool.close()
+    }
+}
