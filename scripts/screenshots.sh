@@ -9,7 +9,8 @@ BIN=${BIN:-.build/debug}
 PYTHON=${PYTHON:-python3}
 OUT=${OUT:-screenshots}
 WORK=$(mktemp -d /tmp/roster-shots.XXXXXX)
-SOCKET="roster-shots-$$"
+SOCKET="roster-shots-$$-0"
+SESSIONS=0
 SERVER_PID=""
 mkdir -p "$OUT"
 
@@ -37,7 +38,11 @@ start_server() {
 
 # start_roster COLS ROWS: roster in a new tmux session of that size.
 start_roster() {
+  # A new tmux server per session: kill-server returns before the old one has let go of its
+  # socket, and a client that connects meanwhile gets "server exited unexpectedly".
   tmux -L "$SOCKET" kill-server 2>/dev/null || true
+  SESSIONS=$((SESSIONS + 1))
+  SOCKET="roster-shots-$$-$SESSIONS"
   tmux -L "$SOCKET" -f /dev/null new-session -d -s shot -x "$1" -y "$2" \
     "env TERM=xterm-256color XDG_STATE_HOME=$WORK/state $BIN/roster --server $URL --token $TOKEN"
 }
@@ -61,7 +66,10 @@ shot() {
   sleep 0.3  # let the last frame finish (the spinner ticks every 100 ms)
   tmux -L "$SOCKET" capture-pane -p -e -N -t shot >"$WORK/$name.ansi"
   local cursor
-  cursor=$(tmux -L "$SOCKET" display -p -t shot '#{?cursor_flag,#{cursor_y}\,#{cursor_x},}')
+  local flag position
+  read -r flag position < <(tmux -L "$SOCKET" display -p -t shot '#{cursor_flag} #{cursor_y},#{cursor_x}')
+  cursor=""
+  [ "$flag" = 1 ] && cursor=$position   # drawn only where the program shows it (a form field)
   "$PYTHON" scripts/ansi_to_png.py "$WORK/$name.ansi" "$OUT/$name.png" --cols "$cols" --rows "$rows" \
     --title "$title" ${cursor:+--cursor "$cursor"}
   echo "$OUT/$name.png"
@@ -71,8 +79,12 @@ shot() {
 start_server main
 start_roster 120 40
 wait_for "2,000 users"
+keys s s s s s          # newest first: names from every script the demo data has
+wait_for "created ↓"
+wait_for "1 / 2,000"
 keys j j j j j
 wait_for "6 / 2,000"
+sleep 0.3               # the detail pane follows once the selection rests
 shot list-and-detail 120 40 "roster — 120×40"
 
 # 2. Help.

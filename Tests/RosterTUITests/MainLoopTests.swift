@@ -120,9 +120,18 @@ struct MainLoopTests {
         #expect(await screenShows("Could not load the users"))
         #expect(canvas.text.contains("The server is temporarily unavailable."))
         #expect(canvas.text.contains(" r  Retry"))
+        #expect(canvas.lines[0].contains("✗ server failing"), "the server answered: it is not unreachable")
         press(.character("r"))
         #expect(await screenShows("1 / 126"))
         #expect(!canvas.text.contains("Could not load the users"))
+        #expect(canvas.lines[0].contains("● connected"))
+    }
+
+    @Test func aServerThatDoesNotAnswerSaysSoInTheHeader() async throws {
+        await repository.failNext(.list, with: .timedOut)
+        controller.start()
+        #expect(await screenShows("Could not load the users"))
+        #expect(canvas.lines[0].contains("✗ not answering"))
     }
 
     @Test func nothingIsDrawnWhileIdle() async throws {

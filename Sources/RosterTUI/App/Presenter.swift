@@ -16,10 +16,14 @@ struct Presenter {
     func header() -> HeaderContent {
         let list = model.list
         let connection: HeaderContent.Connection
-        if let error = list.state.error, error.isRetryable {
-            connection = .failing
+        if let error = list.state.error, error.isRetryable || list.state.value == nil {
+            switch error.status {
+            case nil: connection = .unreachable
+            case 401, 403: connection = .failing("token refused")
+            case let status?: connection = .failing(status >= 500 || status == 429 ? "server failing" : "request refused")
+            }
         } else if list.state.value == nil {
-            connection = list.state.error == nil ? .connecting : .failing
+            connection = .connecting
         } else {
             connection = .connected
         }

@@ -11,7 +11,8 @@ public enum HeaderView {
         switch content.connection {
         case .connecting: right = "\(content.spinner ?? "…") connecting "
         case .connected: right = content.spinner.map { "\($0) loading " } ?? "● connected "
-        case .failing: right = "✗ not answering "
+        case .unreachable: right = "✗ not answering "
+        case .failing(let what): right = "✗ \(what) "
         }
         let rightWidth = TextWidth.columns(of: right)
         canvas.draw(left, at: Point(row: rect.row, column: rect.column), style: .header, maxColumns: rect.width - rightWidth - 1)

@@ -5,7 +5,8 @@ import RosterKit
 
 public struct HeaderContent: Equatable, Sendable {
     public enum Connection: Equatable, Sendable {
-        case connecting, connected, failing
+        /// `unreachable`: no answer at all; `failing`: the server answers, with this error.
+        case connecting, connected, unreachable, failing(String)
     }
     public var title = "Roster"
     public var server: String
