@@ -3,7 +3,8 @@
 # against a release `roster-server` seeded with 100,000 users, and in the same run `less` on a
 # 100,000-line file as the baseline. Two measurements per program, $RUNS runs each:
 #   keys:   startup to the first full list, j x300, PageDown x30, then 5 s idle;
-#   scroll: PageDown x300 (more than 10,000 rows), for peak memory.
+#   scroll: PageDown x300 (more than 10,000 rows), for peak memory;
+#   and roster's j x300 again with "scrolling": "line", for comparison.
 # scripts/bench_report.py prints the medians, the ratios to less and the targets.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -60,6 +61,10 @@ bench less-keys "" q 'j*300,<PgDn>*30' 5 -- less "$workdir/lines.txt"
 bench roster-keys "1 / $total" q 'j*300,<PgDn>*30' 5 -- "${roster[@]}"
 bench less-scroll "" q '<PgDn>*300' 0 -- less "$workdir/lines.txt"
 bench roster-scroll "1 / $total" q '<PgDn>*300' 0 -- "${roster[@]}"
+# For comparison, not a target: the same j x300 with "scrolling": "line" (tig's way).
+mkdir -p "$workdir/config/roster"
+echo '{ "scrolling": "line" }' >"$workdir/config/roster/roster.json"
+bench roster-line-scrolling "1 / $total" q 'j*300' 0 -- "${roster[@]}"
 
 "$PYTHON" scripts/bench_report.py "$workdir/roster-keys.json" "$workdir/less-keys.json" \
-    "$workdir/roster-scroll.json" "$workdir/less-scroll.json"
+    "$workdir/roster-scroll.json" "$workdir/less-scroll.json" "$workdir/roster-line-scrolling.json"

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Prints `make bench`'s table from tuibench JSON files: roster against less, measured in one run.
 
-Usage: bench_report.py ROSTER_KEYS.json LESS_KEYS.json ROSTER_SCROLL.json LESS_SCROLL.json
+Usage: bench_report.py ROSTER_KEYS.json LESS_KEYS.json ROSTER_SCROLL.json LESS_SCROLL.json [ROSTER_LINE.json]
+
+ROSTER_LINE.json, when given, is roster's j x300 with "scrolling": "line": printed for
+comparison, with no target.
 
 Each figure is the median over the runs in its file; the ratio is roster / less. A target line
 says whether roster meets it. Exits 0 either way: the figures are the product, not a gate.
@@ -59,7 +62,7 @@ ROWS = [
 
 
 def main():
-    if len(sys.argv) != 5:
+    if len(sys.argv) not in (5, 6):
         raise SystemExit(__doc__)
     roster = figures(sys.argv[1], sys.argv[3])
     less = figures(sys.argv[2], sys.argv[4])
@@ -77,6 +80,13 @@ def main():
             if not met:
                 missed.append(name)
         print(f"{name:<14} {unit:<7} {fmt.format(r):>9} {fmt.format(b):>9} {ratio:>8}   {verdict}")
+    if len(sys.argv) == 6:
+        line = runs(sys.argv[5])
+        line_bytes = median(key_group(r, "j")["bytes_per_key"]["median"] for r in line)
+        line_median = median(key_group(r, "j")["latency_ms"]["median"] for r in line)
+        print(f"{'j, line scroll':<14} {'B':<7} {line_bytes:>9.0f} {less['bytes per j']:>9.0f} "
+              f"{line_bytes / less['bytes per j']:>7.1f}x   for comparison: \"scrolling\": \"line\" "
+              f"(j median {line_median:.2f} ms)")
     print("\nevery target met" if not missed else f"\ntargets missed: {', '.join(missed)}")
 
 
