@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import RosterKit
 import RosterServer
 import Testing
@@ -59,7 +62,11 @@ struct SocketTransportTests {
 
     @Test("nothing listening is cannotConnect; https is refused up front")
     func cannotConnect() async throws {
-        let port = try await withServer { $0.url.port! }
+        // A port bound but not listening: nothing answers, and no other test's server can take
+        // it meanwhile (a port freed by a stopped server could be picked again at once).
+        let closed = try BoundClosedPort()
+        defer { closed.release() }
+        let port = closed.port
         do {
             _ = try await SocketTransport().send(TransportRequest(method: .get, url: URL(string: "http://127.0.0.1:\(port)/api/v1/health")!))
             Issue.record("a closed port must fail")
@@ -86,3 +93,34 @@ struct SocketTransportTests {
         }
     }
 }
+
+/// A loopback TCP port held by a socket that is bound and never listens: connecting to it is
+/// refused for as long as it is held.
+private struct BoundClosedPort {
+    let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXFailure(call: "socket") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { close(fd); throw POSIXFailure(call: "bind") }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard named == 0 else { close(fd); throw POSIXFailure(call: "getsockname") }
+        descriptor = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func release() { close(descriptor) }
+}
+
+private struct POSIXFailure: Error { let call: String }
