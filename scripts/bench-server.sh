@@ -100,7 +100,7 @@ bench_call() {
     for connections in 1 8; do
         read -r rps p99 <<<"$(measure "$base" "$connections" "$path")"
         read -r floor_rps floor_p99 <<<"$(measure "$base" "$connections" "$floor")"
-        ratio=$(echo "scale=2; $rps / $floor_rps" | bc)
+        ratio=$(echo "scale=4; $rps / $floor_rps" | bc)
         results["$mode-$index-$connections"]="$rps $p99 $floor_rps $ratio"
         printf '%-42s %5d %7d %10d %8.2f %12d %10.2f %7.0f%%\n' "$label" "$connections" "$bytes" \
             "$rps" "$p99" "$floor_rps" "$floor_p99" "$(echo "$ratio * 100" | bc)"
@@ -126,11 +126,11 @@ client=$("$BIN/roster-bench" "$URL" "$TOKEN" "$DURATION")
 field() { echo "$client" | sed -n "s/.*$1=\([0-9]*\).*/\1/p"; }
 client_rps=$(field apiclient_socket_rps)
 read -r wrk_c1 _ <<<"${results[cached-0-1]}"
-client_ratio=$(echo "scale=2; $client_rps / $wrk_c1" | bc)
+client_ratio=$(echo "scale=4; $client_rps / $wrk_c1" | bc)
 percent_of_wrk() { printf '%.0f%%' "$(echo "scale=4; $1 * 100 / $wrk_c1" | bc)"; }
 uncached_client_rps=$("$BIN/roster-bench" "$UNCACHED_URL" "$TOKEN" "$DURATION" --apiclient-only | sed -n 's/.*apiclient_socket_rps=\([0-9]*\).*/\1/p')
 read -r uncached_wrk_c1 _ <<<"${results[uncached-0-1]}"
-uncached_client_ratio=$(echo "scale=2; $uncached_client_rps / $uncached_wrk_c1" | bc)
+uncached_client_ratio=$(echo "scale=4; $uncached_client_rps / $uncached_wrk_c1" | bc)
 echo
 echo "client, first page, one request at a time (cached server, wrk -c1: $wrk_c1 req/s):"
 printf '  APIClient + SocketTransport:      %6d req/s = %s of wrk -c1\n' "$client_rps" "$(percent_of_wrk "$client_rps")"
