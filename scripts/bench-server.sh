@@ -4,6 +4,11 @@
 # page, a get by id, a search), each against the HTTP floor: the server's fixed-body route of
 # the same size, through the same middleware. Then RosterKit's APIClient fetching the first
 # page one request at a time, against wrk at 1 connection. Figures are medians of $RUNS runs.
+#
+# wrk repeats one request, so on the server as it ships the three list calls are answered from
+# its list cache. They are measured again ("uncached") against a second roster-server on the
+# same database file started with --list-cache-size 0, where every list call runs its query,
+# each against that server's own floor; so is the APIClient. Neither server writes.
 set -euo pipefail
 
 BIN=${BIN:-.build/release}
@@ -15,31 +20,44 @@ TOKEN=bench-token-$$
 LOG_LEVEL=${LOG_LEVEL:-warning}
 
 workdir=$(mktemp -d)
-server_pid=""
+server_pids=()
 cleanup() {
-    if [ -n "$server_pid" ]; then kill -TERM "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+    for pid in "${server_pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
     rm -rf "$workdir"
 }
 trap cleanup EXIT
 
+# start_server NAME [roster-server options…]: starts a server on $workdir/users.sqlite, waits for
+# its "listening on" line and sets the variable NAME to its URL.
+start_server() {
+    local name=$1 url
+    shift
+    "$BIN/roster-server" --port 0 --database "$workdir/users.sqlite" --token "$TOKEN" \
+        --benchmark-routes --log-level "$LOG_LEVEL" "$@" >"$workdir/$name.stdout" 2>"$workdir/$name.stderr" &
+    local pid=$!
+    server_pids+=("$pid")
+    for _ in $(seq 1 600); do
+        grep -q '^listening on ' "$workdir/$name.stdout" 2>/dev/null && break
+        kill -0 "$pid" 2>/dev/null || { cat "$workdir/$name.stderr"; exit 1; }
+        sleep 0.1
+    done
+    url=$(sed -n 's/^listening on //p' "$workdir/$name.stdout")
+    [ -n "$url" ] || { echo "the server did not start"; cat "$workdir/$name.stderr"; exit 1; }
+    printf -v "$name" '%s' "$url"
+}
+
 started=$(date +%s.%N)
-"$BIN/roster-server" --port 0 --database "$workdir/users.sqlite" --token "$TOKEN" --seed "$USERS" \
-    --benchmark-routes --log-level "$LOG_LEVEL" >"$workdir/stdout" 2>"$workdir/stderr" &
-server_pid=$!
-for _ in $(seq 1 600); do
-    grep -q '^listening on ' "$workdir/stdout" 2>/dev/null && break
-    kill -0 "$server_pid" 2>/dev/null || { cat "$workdir/stderr"; exit 1; }
-    sleep 0.1
-done
-URL=$(sed -n 's/^listening on //p' "$workdir/stdout")
-[ -n "$URL" ] || { echo "the server did not start"; cat "$workdir/stderr"; exit 1; }
+start_server URL --seed "$USERS"
 ready=$(date +%s.%N)
 printf 'server: %s, %d users seeded and listening after %.2f s (database %s)\n' "$URL" "$USERS" \
     "$(echo "$ready - $started" | bc)" "$(du -h "$workdir/users.sqlite" | cut -f1)"
+start_server UNCACHED_URL --list-cache-size 0
+printf 'uncached server: %s, same database, --list-cache-size 0\n' "$UNCACHED_URL"
 
 AUTH="Authorization: Bearer $TOKEN"
-fetch() { curl -sf -H "$AUTH" "$URL$1"; }
-size_of() { curl -sf -o /dev/null -w '%{size_download}' -H "$AUTH" "$URL$1"; }
+# fetch/size_of PATH [BASE_URL]: the body or its size in bytes, from $URL unless told.
+fetch() { curl -sf -H "$AUTH" "${2:-$URL}$1"; }
+size_of() { curl -sf -o /dev/null -w '%{size_download}' -H "$AUTH" "${2:-$URL}$1"; }
 
 deep_page=$((USERS / 50 * 3 / 4))
 first_id=$(fetch "/api/v1/users?page=1&per_page=50" | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["items"][0]["id"])')
@@ -48,11 +66,13 @@ search_total=$(fetch "/api/v1/users?q=ivan&per_page=50" | python3 -c 'import jso
 names=("first page" "deep page $deep_page" "get by id" "search q=ivan ($search_total hits)")
 paths=("/api/v1/users?page=1&per_page=50" "/api/v1/users?page=$deep_page&per_page=50"
        "/api/v1/users/$first_id" "/api/v1/users?q=ivan&per_page=50")
+# Which calls go through the list cache, and so are measured again on the uncached server.
+list_calls=(0 1 3)
 
 # One wrk run: prints "requests_per_second p99_milliseconds".
 wrk_once() {
-    local connections=$1 path=$2
-    wrk -t1 -c"$connections" -d"${DURATION}s" --latency -H "$AUTH" "$URL$path" | awk '
+    local base=$1 connections=$2 path=$3
+    wrk -t1 -c"$connections" -d"${DURATION}s" --latency -H "$AUTH" "$base$path" | awk '
         /Requests\/sec/ { rps = $2 }
         $1 == "99%" { v = $2; unit = v; sub(/[0-9.]+/, "", unit); sub(/[a-z]+$/, "", v)
                       if (unit == "us") v /= 1000; else if (unit == "s") v *= 1000; p99 = v }
@@ -63,47 +83,74 @@ median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
 # Medians of $RUNS runs: "requests_per_second p99_milliseconds".
 measure() {
-    local connections=$1 path=$2 runs
-    runs=$(for _ in $(seq 1 "$RUNS"); do wrk_once "$connections" "$path"; done)
+    local base=$1 connections=$2 path=$3 runs
+    runs=$(for _ in $(seq 1 "$RUNS"); do wrk_once "$base" "$connections" "$path"; done)
     echo "$(echo "$runs" | cut -d' ' -f1 | median) $(echo "$runs" | cut -d' ' -f2 | median)"
 }
 
-printf '\n%-32s %5s %7s %10s %8s %12s %10s %8s\n' "call" "conns" "bytes" "req/s" "p99 ms" "floor req/s" "floor p99" "ratio"
 declare -A results
-for index in "${!paths[@]}"; do
-    path=${paths[$index]}
-    bytes=$(size_of "$path")
+# bench_call MODE BASE_URL INDEX LABEL: one call at 1 and 8 connections against the same
+# server's floor of the same size; prints the rows and keeps "rps p99 floor_rps ratio" in
+# results[MODE-INDEX-CONNECTIONS].
+bench_call() {
+    local mode=$1 base=$2 index=$3 label=$4 path=${paths[$3]} bytes floor connections
+    bytes=$(size_of "$path" "$base")
     floor="/api/v1/_bench/floor?bytes=$bytes"
-    [ "$(size_of "$floor")" = "$bytes" ] || { echo "floor route gave the wrong size"; exit 1; }
+    [ "$(size_of "$floor" "$base")" = "$bytes" ] || { echo "floor route gave the wrong size"; exit 1; }
     for connections in 1 8; do
-        read -r rps p99 <<<"$(measure "$connections" "$path")"
-        read -r floor_rps floor_p99 <<<"$(measure "$connections" "$floor")"
-        ratio=$(echo "scale=2; $rps / $floor_rps" | bc)
-        results["$index-$connections"]="$rps $p99 $floor_rps $ratio"
-        printf '%-32s %5d %7d %10d %8.2f %12d %10.2f %7.0f%%\n' "${names[$index]}" "$connections" "$bytes" \
+        read -r rps p99 <<<"$(measure "$base" "$connections" "$path")"
+        read -r floor_rps floor_p99 <<<"$(measure "$base" "$connections" "$floor")"
+        ratio=$(echo "scale=4; $rps / $floor_rps" | bc)
+        results["$mode-$index-$connections"]="$rps $p99 $floor_rps $ratio"
+        printf '%-42s %5d %7d %10d %8.2f %12d %10.2f %7.0f%%\n' "$label" "$connections" "$bytes" \
             "$rps" "$p99" "$floor_rps" "$floor_p99" "$(echo "$ratio * 100" | bc)"
     done
+}
+
+# Both servers must give the same answers, byte for byte, or the comparison means nothing.
+for index in "${list_calls[@]}"; do
+    [ "$(fetch "${paths[$index]}")" = "$(fetch "${paths[$index]}" "$UNCACHED_URL")" ] \
+        || { echo "the two servers answer ${paths[$index]} differently"; exit 1; }
+done
+
+printf '\n%-42s %5s %7s %10s %8s %12s %10s %8s\n' "call" "conns" "bytes" "req/s" "p99 ms" "floor req/s" "floor p99" "ratio"
+for index in "${!paths[@]}"; do
+    if [ "$index" = 2 ]; then label="${names[$index]} (not a list: never cached)"; else label="${names[$index]}, cached"; fi
+    bench_call cached "$URL" "$index" "$label"
+done
+for index in "${list_calls[@]}"; do
+    bench_call uncached "$UNCACHED_URL" "$index" "${names[$index]}, uncached"
 done
 
 client=$("$BIN/roster-bench" "$URL" "$TOKEN" "$DURATION")
 field() { echo "$client" | sed -n "s/.*$1=\([0-9]*\).*/\1/p"; }
 client_rps=$(field apiclient_socket_rps)
-read -r wrk_c1 _ <<<"${results[0-1]}"
-client_ratio=$(echo "scale=2; $client_rps / $wrk_c1" | bc)
+read -r wrk_c1 _ <<<"${results[cached-0-1]}"
+client_ratio=$(echo "scale=4; $client_rps / $wrk_c1" | bc)
 percent_of_wrk() { printf '%.0f%%' "$(echo "scale=4; $1 * 100 / $wrk_c1" | bc)"; }
+uncached_client_rps=$("$BIN/roster-bench" "$UNCACHED_URL" "$TOKEN" "$DURATION" --apiclient-only | sed -n 's/.*apiclient_socket_rps=\([0-9]*\).*/\1/p')
+read -r uncached_wrk_c1 _ <<<"${results[uncached-0-1]}"
+uncached_client_ratio=$(echo "scale=4; $uncached_client_rps / $uncached_wrk_c1" | bc)
 echo
-echo "client, first page, one request at a time (wrk -c1: $wrk_c1 req/s):"
+echo "client, first page, one request at a time (cached server, wrk -c1: $wrk_c1 req/s):"
 printf '  APIClient + SocketTransport:      %6d req/s = %s of wrk -c1\n' "$client_rps" "$(percent_of_wrk "$client_rps")"
 printf '  APIClient + URLSessionTransport:  %6d req/s = %s\n' "$(field apiclient_urlsession_rps)" "$(percent_of_wrk "$(field apiclient_urlsession_rps)")"
 printf '  bare SocketTransport:             %6d req/s = %s\n' "$(field socket_rps)" "$(percent_of_wrk "$(field socket_rps)")"
 printf '  bare URLSessionTransport:         %6d req/s = %s\n' "$(field urlsession_rps)" "$(percent_of_wrk "$(field urlsession_rps)")"
 printf '  decoding the page alone:          %6d per s\n' "$(field decode_per_s)"
+echo "client, first page, one request at a time (uncached server, wrk -c1: $uncached_wrk_c1 req/s):"
+printf '  APIClient + SocketTransport:      %6d req/s = %.0f%% of wrk -c1\n' "$uncached_client_rps" "$(echo "$uncached_client_ratio * 100" | bc)"
 
-read -r _ _ _ first_c8_ratio <<<"${results[0-8]}"
-read -r _ search_p99 _ _ <<<"${results[3-1]}"
 verdict() { if [ "$(echo "$1" | bc)" = 1 ]; then echo "met"; else echo "MISSED"; fi; }
 echo
 echo "targets:"
-printf '  first page at 8 connections >= 40%% of the floor: %.0f%% (%s)\n' "$(echo "$first_c8_ratio * 100" | bc)" "$(verdict "$first_c8_ratio >= 0.40")"
-printf '  search p99 <= 20 ms at 1 connection:           %.2f ms (%s)\n' "$search_p99" "$(verdict "$search_p99 <= 20")"
-printf '  APIClient (SocketTransport) >= 50%% of wrk -c1:  %.0f%% (%s)\n' "$(echo "$client_ratio * 100" | bc)" "$(verdict "$client_ratio >= 0.50")"
+for mode in cached uncached; do
+    read -r _ _ _ first_c8_ratio <<<"${results[$mode-0-8]}"
+    read -r _ search_p99 _ _ <<<"${results[$mode-3-1]}"
+    if [ "$mode" = cached ]; then ratio=$client_ratio; else ratio=$uncached_client_ratio; fi
+    printf '  %-8s first page at 8 connections >= 40%% of the floor: %.0f%% (%s)\n' "$mode" \
+        "$(echo "$first_c8_ratio * 100" | bc)" "$(verdict "$first_c8_ratio >= 0.40")"
+    printf '  %-8s search p99 <= 20 ms at 1 connection:           %.2f ms (%s)\n' "$mode" "$search_p99" "$(verdict "$search_p99 <= 20")"
+    printf '  %-8s APIClient (SocketTransport) >= 50%% of wrk -c1:  %.0f%% (%s)\n' "$mode" \
+        "$(echo "$ratio * 100" | bc)" "$(verdict "$ratio >= 0.50")"
+done

@@ -7,13 +7,14 @@ import RosterKit
 /// `SocketTransport` (loopback, the embedded case) and over the default `URLSessionTransport`;
 /// and the bare transports and the decoding alone, so each share of the time is visible.
 ///
-/// Usage: roster-bench BASE_URL TOKEN [SECONDS]
+/// Usage: roster-bench BASE_URL TOKEN [SECONDS] [--apiclient-only]
+/// (`--apiclient-only` measures only `APIClient` over `SocketTransport`, for a second server.)
 @main
 struct RosterBench {
     static func main() async throws {
         let arguments = CommandLine.arguments
         guard arguments.count >= 3, let baseURL = URL(string: arguments[1]) else {
-            FileHandle.standardError.write(Data("usage: roster-bench BASE_URL TOKEN [SECONDS]\n".utf8))
+            FileHandle.standardError.write(Data("usage: roster-bench BASE_URL TOKEN [SECONDS] [--apiclient-only]\n".utf8))
             exit(2)
         }
         let token = arguments[2]
@@ -40,6 +41,10 @@ struct RosterBench {
         }
 
         let socketClient = try await clientRate(SocketTransport())
+        if arguments.count > 4, arguments[4] == "--apiclient-only" {
+            print(String(format: "apiclient_socket_rps=%.0f", socketClient))
+            return
+        }
         let sessionClient = try await clientRate(URLSessionTransport())
         let socket = try await transportRate(SocketTransport())
         let session = try await transportRate(URLSessionTransport())

@@ -44,6 +44,11 @@ struct RosterServerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The least important log level written: trace, debug, info, notice, warning, error, critical.", valueName: "level"))
     var logLevel = "info"
 
+    @Option(help: ArgumentHelp(
+        "Keep up to N recent list answers in memory, answered without a query; 0 turns the list cache off. The cache assumes this server is the only writer of the database file.",
+        valueName: "N"))
+    var listCacheSize = ServerConfiguration.defaultListCacheEntries
+
     /// Serves GET /api/v1/_bench/floor for `make bench-server`; not for users.
     @Flag(help: .hidden)
     var benchmarkRoutes = false
@@ -61,6 +66,7 @@ struct RosterServerCommand: AsyncParsableCommand {
         guard failFirst >= 0 else { throw ValidationError("--fail-first must not be negative.") }
         guard latency >= 0 else { throw ValidationError("--latency must not be negative.") }
         guard seedCount >= 0 else { throw ValidationError("--seed must not be negative.") }
+        guard listCacheSize >= 0 else { throw ValidationError("--list-cache-size must not be negative.") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level \(logLevel) is not a level.") }
         if let token = givenToken {
             guard !token.isEmpty, token.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
@@ -90,7 +96,7 @@ struct RosterServerCommand: AsyncParsableCommand {
         let configuration = ServerConfiguration(
             databasePath: database, token: token, host: host, port: port, seedCount: seedCount,
             faults: FaultInjection(failRate: failRate, failFirst: failFirst, latency: .milliseconds(latency)),
-            stopsOnSignals: true, benchmarkRoutes: benchmarkRoutes)
+            stopsOnSignals: true, benchmarkRoutes: benchmarkRoutes, listCacheEntries: listCacheSize)
         let server = try await UserAPIServer.start(configuration, logger: logger) { url in
             Self.printLine("listening on \(url.absoluteString)")
         }

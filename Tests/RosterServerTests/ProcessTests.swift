@@ -84,7 +84,7 @@ struct ProcessTests {
     func help() async throws {
         let server = try ServerProcess(arguments: ["--help"])
         _ = await server.waitForExit()
-        for option in ["--host", "--port", "--database", "--token", "ROSTER_TOKEN", "--seed", "--fail-rate", "--fail-first", "--latency"] {
+        for option in ["--host", "--port", "--database", "--token", "ROSTER_TOKEN", "--seed", "--fail-rate", "--fail-first", "--latency", "--list-cache-size"] {
             #expect(server.stdout.contains(option), "\(option)")
         }
     }

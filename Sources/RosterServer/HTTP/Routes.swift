@@ -17,7 +17,9 @@ enum Routes {
             router.add(middleware: FaultInjectionMiddleware(faults: configuration.faults))
         }
 
-        let users = UserHandlers(store: store, listCache: ListResponseCache(), now: { Date() })
+        let cacheEntries = configuration.listCacheEntries
+        let listCache = cacheEntries > 0 ? ListResponseCache(maximumEntries: cacheEntries) : nil
+        let users = UserHandlers(store: store, listCache: listCache, now: { Date() })
         router.get("/api/v1/users", use: users.list)
         router.post("/api/v1/users", use: users.create)
         router.get("/api/v1/users/:id", use: users.get)

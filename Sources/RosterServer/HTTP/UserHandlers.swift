@@ -6,12 +6,16 @@ import RosterKit
 /// The five user calls: parse and validate the request, ask the store, answer with the envelope.
 struct UserHandlers: Sendable {
     let store: UserStore
-    let listCache: ListResponseCache
+    /// Nil when the cache is off: every list call then runs its query.
+    let listCache: ListResponseCache?
     /// Where "now" comes from for created_at and updated_at.
     let now: @Sendable () -> Date
 
     func list(_ request: Request, context: some RequestContext) async throws -> Response {
         let query = try ListQueryParsing.parse(request.uri.query)
+        guard let listCache else {
+            return JSONResponse.raw(ByteBuffer(bytes: try await store.listEnvelope(query)))
+        }
         let body = try await listCache.answer(ListResponseCache.key(query), writes: store.writes) {
             ByteBuffer(bytes: try await store.listEnvelope(query))
         }

@@ -21,6 +21,13 @@ public struct ServerConfiguration: Sendable {
     /// Adds `GET /api/v1/_bench/floor?bytes=N`, the fixed-body route `make bench-server`
     /// measures the HTTP floor with. Off by default.
     public var benchmarkRoutes: Bool
+    /// The most list answers kept in memory and answered without a query (least recently used
+    /// out first; also capped at 8 MiB). 0 turns the list cache off: every list call runs its
+    /// query. The cache assumes this server is the only writer of its database file.
+    public var listCacheEntries: Int
+
+    /// The list cache's size unless told otherwise.
+    public static let defaultListCacheEntries = ListResponseCache.defaultMaximumEntries
 
     public init(
         databasePath: String,
@@ -30,7 +37,8 @@ public struct ServerConfiguration: Sendable {
         seedCount: Int = 0,
         faults: FaultInjection = .none,
         stopsOnSignals: Bool = false,
-        benchmarkRoutes: Bool = false
+        benchmarkRoutes: Bool = false,
+        listCacheEntries: Int = ServerConfiguration.defaultListCacheEntries
     ) {
         self.host = host
         self.port = port
@@ -40,6 +48,7 @@ public struct ServerConfiguration: Sendable {
         self.faults = faults
         self.stopsOnSignals = stopsOnSignals
         self.benchmarkRoutes = benchmarkRoutes
+        self.listCacheEntries = max(0, listCacheEntries)
     }
 
     /// 32 random bytes as 64 hex digits: unguessable, and safe in a header and a shell.

@@ -65,6 +65,7 @@ struct RawAnswer: Sendable {
 func withServer<T>(
     seedCount: Int = 0,
     faults: FaultInjection = .none,
+    listCacheEntries: Int = ServerConfiguration.defaultListCacheEntries,
     prepare: ((UserStore) async throws -> Void)? = nil,
     _ body: (TestServer) async throws -> T
 ) async throws -> T {
@@ -76,7 +77,8 @@ func withServer<T>(
     }
     let logs = LogRecorder()
     let server = try await UserAPIServer.start(
-        ServerConfiguration(databasePath: path, token: TestServer.token, seedCount: seedCount, faults: faults),
+        ServerConfiguration(
+            databasePath: path, token: TestServer.token, seedCount: seedCount, faults: faults, listCacheEntries: listCacheEntries),
         logger: logs.logger(label: "roster.server", level: .debug))
     let testServer = TestServer(server: server, directory: directory, logs: logs)
     do {
