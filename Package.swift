@@ -126,6 +126,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
+            name: "RosterCommandTests",
+            dependencies: ["roster", "RosterApp"],
+            swiftSettings: strict
+        ),
+        .testTarget(
             name: "EndToEndTests",
             dependencies: ["RosterKit", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict

@@ -1,0 +1,106 @@
+import Foundation
+import RosterApp
+import Testing
+@testable import roster
+
+/// How `roster` resolves its settings: flags beat the environment, which beats the file, which
+/// beats the defaults; a bad file is an error that names the file and the key.
+@Suite("Settings")
+struct SettingsTests {
+    let folder: String
+    let environment: [String: String]
+
+    init() throws {
+        folder = NSTemporaryDirectory() + "roster-settings-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder + "/config/roster", withIntermediateDirectories: true)
+        environment = ["HOME": folder, "XDG_CONFIG_HOME": folder + "/config", "XDG_DATA_HOME": folder + "/data",
+                       "XDG_STATE_HOME": folder + "/state"]
+    }
+
+    func writeConfig(_ text: String, to path: String? = nil) throws -> String {
+        let path = path ?? folder + "/config/roster/roster.json"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func resolve(_ flags: Settings.Flags = Settings.Flags(), environment extra: [String: String] = [:]) throws -> Settings {
+        try Settings.resolve(flags: flags, environment: environment.merging(extra) { _, new in new })
+    }
+
+    @Test func withNothingSetTheEmbeddedServerAndXDGPathsAreUsed() throws {
+        let settings = try resolve()
+        #expect(settings.server == nil)
+        #expect(settings.pageSize == 50)
+        #expect(settings.scrolling == .halfScreen)
+        #expect(settings.database == folder + "/data/roster/roster.sqlite")
+        #expect(settings.logFile == folder + "/state/roster/roster.log")
+        #expect(settings.seedUsers == 500)
+    }
+
+    @Test func aFlagBeatsTheEnvironmentWhichBeatsTheFile() throws {
+        _ = try writeConfig(#"{ "server": "http://file.example:1/", "token": "from-file" }"#)
+        let env = ["ROSTER_SERVER": "http://env.example:2/", "ROSTER_TOKEN": "from-env"]
+        let flagged = try resolve(Settings.Flags(server: "https://flag.example/roster/", token: "from-flag"), environment: env)
+        #expect(flagged.server?.absoluteString == "https://flag.example/roster/")
+        #expect(flagged.token == "from-flag")
+        let fromEnvironment = try resolve(environment: env)
+        #expect(fromEnvironment.server?.absoluteString == "http://env.example:2/")
+        #expect(fromEnvironment.token == "from-env")
+        let fromFile = try resolve(environment: ["ROSTER_SERVER": "", "ROSTER_TOKEN": ""])
+        #expect(fromFile.server?.absoluteString == "http://file.example:1/", "an empty variable counts as unset")
+        #expect(fromFile.token == "from-file")
+    }
+
+    @Test func aTokenFileGivesItsFirstLine() throws {
+        try "s3cret-token\nignored\n".write(toFile: folder + "/token", atomically: true, encoding: .utf8)
+        _ = try writeConfig(#"{ "tokenFile": "~/token" }"#)
+        #expect(try resolve().token == "s3cret-token")
+    }
+
+    @Test func commentsAreAllowedAndEverySettingIsRead() throws {
+        _ = try writeConfig("""
+            // a comment
+            { "pageSize": 120, /* inline */ "colors": "never", "mouse": false, "scrolling": "line",
+              "requestTimeoutSeconds": 2.5, "logLevel": "debug",
+              "embedded": { "database": "~/db.sqlite", "seedUsers": 7, "demoFaults": 0.25 } }
+            """)
+        let settings = try resolve()
+        #expect(settings.pageSize == 120)
+        #expect(settings.colors == .never)
+        #expect(!settings.mouse)
+        #expect(settings.scrolling == .line)
+        #expect(settings.requestTimeout == .milliseconds(2500))
+        #expect(settings.logLevel == .debug)
+        #expect(settings.database == folder + "/db.sqlite")
+        #expect(settings.seedUsers == 7)
+        #expect(settings.demoFaults == 0.25)
+        #expect(try resolve(Settings.Flags(demoFaults: 1)).demoFaults == 1, "--demo-faults beats the file")
+    }
+
+    @Test(arguments: [
+        (#"{ "pageSiz": 10 }"#, "pageSiz"),
+        (#"{ "embedded": { "seed": 1 } }"#, "seed"),
+        (#"{ "scrolling": "smooth" }"#, "scrolling must be one of line, half-screen"),
+        (#"{ "pageSize": 0 }"#, "pageSize must be between 1 and 200"),
+        (#"{ "colors": 1 }"#, "“colors” has the wrong type"),
+        (#"{ "server": "ftp://x/" }"#, "is not a server URL"),
+        (#"{ "pageSize": 10"#, "is not valid JSON"),
+    ])
+    func aBadFileIsAnErrorThatSaysWhatIsWrong(text: String, expected: String) throws {
+        let path = try writeConfig(text, to: folder + "/bad.json")
+        let error = try #require(throws: SettingsError.self) { try resolve(Settings.Flags(config: path)) }
+        #expect(error.message.contains(expected), "\(error.message)")
+    }
+
+    @Test func theDocumentedConfigurationIsValidAndStatesTheDefaults() throws {
+        let documented = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Config/roster.json").path
+        let fromDocument = try resolve(Settings.Flags(config: documented))
+        #expect(fromDocument == (try resolve()), "Config/roster.json shows every default as it is")
+        let text = try String(contentsOfFile: documented, encoding: .utf8)
+        for key in SettingsFile.CodingKeys.allCases.map(\.rawValue) + SettingsFile.Embedded.CodingKeys.allCases.map(\.rawValue) {
+            #expect(text.contains("\"\(key)\""), "Config/roster.json documents \(key)")
+        }
+    }
+}
