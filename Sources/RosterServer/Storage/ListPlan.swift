@@ -23,52 +23,64 @@ struct ListPlan {
         let (product, overflow) = (query.page - 1).multipliedReportingOverflow(by: query.perPage)
         offset = overflow ? Int(Int32.max) : max(0, product)
 
-        var filters: [String] = []
         var filterArguments: [any DatabaseValueConvertible] = []
-        if let role = query.role {
-            filters.append("users.role = ?")
-            filterArguments.append(role.rawValue)
-        }
-        if let status = query.status {
-            filters.append("users.status = ?")
-            filterArguments.append(status.rawValue)
-        }
-        let order = "ORDER BY " + Self.orderBy(query.sort) + " LIMIT ? OFFSET ?"
+        if let role = query.role { filterArguments.append(role.rawValue) }
+        if let status = query.status { filterArguments.append(status.rawValue) }
         let paging: [any DatabaseValueConvertible] = [limit, offset]
         let search = query.search.map(SortKey.of) ?? ""
+        let kind = Shape.SearchKind(search)
 
-        if search.unicodeScalars.contains(where: UserValidation.isForbiddenInText) {
+        let sql = Self.sqlCache.sql(for: Shape(
+            columns: columns, sort: query.sort, role: query.role != nil, status: query.status != nil, search: kind))
+        pageSQL = sql.page
+        countSQL = sql.count
+        switch kind {
+        case .everyone:
+            pageArguments = StatementArguments(filterArguments + paging)
+            countArguments = StatementArguments(filterArguments)
+        case .matchesNoOne:
+            pageArguments = StatementArguments(paging)
+            countArguments = []
+        case .indexed:
+            let phrase = Self.phrase(search)
+            pageArguments = StatementArguments([phrase] + filterArguments + paging)
+            countArguments = StatementArguments([phrase] + filterArguments)
+        case .scanned:
+            let arguments: [any DatabaseValueConvertible] = [search, search] + filterArguments
+            pageArguments = StatementArguments(arguments + paging)
+            countArguments = StatementArguments(arguments)
+        }
+    }
+
+    /// The two statements' text for queries of one shape; see `ListPlanSQL`.
+    static func sql(for shape: Shape) -> (page: String, count: String) {
+        var filters: [String] = []
+        if shape.role { filters.append("users.role = ?") }
+        if shape.status { filters.append("users.status = ?") }
+        let columns = shape.columns
+        let order = "ORDER BY " + Self.orderBy(shape.sort) + " LIMIT ? OFFSET ?"
+
+        switch shape.search {
+        case .matchesNoOne:
             // Validation keeps control characters out of every name and email, so such a search
             // matches no one. Answered without asking FTS5, which would cut the pattern at a NUL.
-            pageSQL = "SELECT \(columns) FROM users WHERE 0 LIMIT ? OFFSET ?"
-            pageArguments = StatementArguments(paging)
-            countSQL = "SELECT 0"
-            countArguments = []
-        } else if search.isEmpty {
+            return ("SELECT \(columns) FROM users WHERE 0 LIMIT ? OFFSET ?", "SELECT 0")
+        case .everyone:
             let filter = Self.whereClause(filters)
-            pageSQL = "SELECT \(columns) FROM users \(filter) \(order)"
-            pageArguments = StatementArguments(filterArguments + paging)
-            countSQL = "SELECT coalesce(sum(n), 0) FROM users_count \(filter.replacingUsersPrefix)"
-            countArguments = StatementArguments(filterArguments)
-        } else if search.unicodeScalars.count >= Self.minimumIndexedSearchLength {
+            return ("SELECT \(columns) FROM users \(filter) \(order)",
+                    "SELECT coalesce(sum(n), 0) FROM users_count \(filter.replacingUsersPrefix)")
+        case .indexed:
             // CROSS JOIN keeps the search index as the outer loop: the matching rows are found
             // first and only they are sorted, instead of walking the sort index over everyone.
             let hits = "(SELECT rowid AS hit FROM users_search WHERE users_search MATCH ?) CROSS JOIN users ON users.seq = hit"
-            let phrase = Self.phrase(search)
             let filter = Self.whereClause(filters)
-            pageSQL = "SELECT \(columns) FROM \(hits) \(filter) \(order)"
-            pageArguments = StatementArguments([phrase] + filterArguments + paging)
-            countSQL = filters.isEmpty
-                ? "SELECT count(*) FROM users_search WHERE users_search MATCH ?"
-                : "SELECT count(*) FROM \(hits) \(filter)"
-            countArguments = StatementArguments([phrase] + filterArguments)
-        } else {
+            return ("SELECT \(columns) FROM \(hits) \(filter) \(order)",
+                    filters.isEmpty
+                        ? "SELECT count(*) FROM users_search WHERE users_search MATCH ?"
+                        : "SELECT count(*) FROM \(hits) \(filter)")
+        case .scanned:
             let filter = Self.whereClause(["(instr(users.name_key, ?) > 0 OR instr(users.email_key, ?) > 0)"] + filters)
-            let arguments: [any DatabaseValueConvertible] = [search, search] + filterArguments
-            pageSQL = "SELECT \(columns) FROM users \(filter) \(order)"
-            pageArguments = StatementArguments(arguments + paging)
-            countSQL = "SELECT count(*) FROM users \(filter)"
-            countArguments = StatementArguments(arguments)
+            return ("SELECT \(columns) FROM users \(filter) \(order)", "SELECT count(*) FROM users \(filter)")
         }
     }
 
