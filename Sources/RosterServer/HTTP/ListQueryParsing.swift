@@ -8,14 +8,17 @@ enum ListQueryParsing {
     static let maximumPage = 10_000_000
     /// The longest search, in Unicode scalars.
     static let maximumSearchLength = 200
+    /// The parameters read; any other is ignored.
+    private static let names = ["page", "per_page", "q", "sort", "role", "status"]
 
     static func parse(_ query: String?) throws(APIProblem) -> UserQuery {
         let parameters = try pairs(query ?? "")
         var result = UserQuery()
-        var seen: Set<String> = []
+        var seen: UInt8 = 0 // one bit per name in `names`
         for (name, value) in parameters {
-            guard ["page", "per_page", "q", "sort", "role", "status"].contains(name) else { continue }
-            guard seen.insert(name).inserted else { throw .badQuery("Give \(name) at most once.") }
+            guard let bit = names.firstIndex(of: name) else { continue }
+            guard seen & (1 << bit) == 0 else { throw .badQuery("Give \(name) at most once.") }
+            seen |= 1 << bit
             switch name {
             case "page":
                 guard let page = Int(value), (1...maximumPage).contains(page) else {
@@ -54,10 +57,19 @@ enum ListQueryParsing {
     /// send it so; RosterKit's client writes "+" itself as %2B, so the two readings agree).
     /// A value that is not valid percent-encoded UTF-8 is a bad query, not a guess.
     static func pairs(_ query: String) throws(APIProblem) -> [(String, String)] {
+        // One pass over the UTF-8, slicing in place: `split` made two arrays per request and
+        // showed in a profile of the uncached list call.
         var result: [(String, String)] = []
-        for item in query.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = decode(parts[0]), let value = decode(parts.count > 1 ? parts[1] : "") else {
+        var rest = query[...]
+        while !rest.isEmpty {
+            let end = rest.utf8.firstIndex(of: UInt8(ascii: "&")) ?? rest.endIndex
+            let item = rest[..<end]
+            rest = end == rest.endIndex ? "" : rest[rest.utf8.index(after: end)...]
+            if item.isEmpty { continue }
+            let equals = item.utf8.firstIndex(of: UInt8(ascii: "="))
+            let rawName = equals.map { item[..<$0] } ?? item
+            let rawValue = equals.map { item[item.utf8.index(after: $0)...] } ?? ""
+            guard let name = decode(rawName), let value = decode(rawValue) else {
                 throw .badQuery("The query string is not valid percent-encoded UTF-8.")
             }
             result.append((name, value))

@@ -23,10 +23,11 @@ struct ListPlan {
         let (product, overflow) = (query.page - 1).multipliedReportingOverflow(by: query.perPage)
         offset = overflow ? Int(Int32.max) : max(0, product)
 
-        var filterArguments: [any DatabaseValueConvertible] = []
-        if let role = query.role { filterArguments.append(role.rawValue) }
-        if let status = query.status { filterArguments.append(status.rawValue) }
-        let paging: [any DatabaseValueConvertible] = [limit, offset]
+        // Plain `DatabaseValue`s: arrays of existentials cost a cast and a box per argument.
+        var filterArguments: [DatabaseValue] = []
+        if let role = query.role { filterArguments.append(role.rawValue.databaseValue) }
+        if let status = query.status { filterArguments.append(status.rawValue.databaseValue) }
+        let paging = [limit.databaseValue, offset.databaseValue]
         let search = query.search.map(SortKey.of) ?? ""
         let kind = Shape.SearchKind(search)
 
@@ -42,11 +43,11 @@ struct ListPlan {
             pageArguments = StatementArguments(paging)
             countArguments = []
         case .indexed:
-            let phrase = Self.phrase(search)
+            let phrase = Self.phrase(search).databaseValue
             pageArguments = StatementArguments([phrase] + filterArguments + paging)
             countArguments = StatementArguments([phrase] + filterArguments)
         case .scanned:
-            let arguments: [any DatabaseValueConvertible] = [search, search] + filterArguments
+            let arguments = [search.databaseValue, search.databaseValue] + filterArguments
             pageArguments = StatementArguments(arguments + paging)
             countArguments = StatementArguments(arguments)
         }
