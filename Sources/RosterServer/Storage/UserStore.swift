@@ -6,11 +6,14 @@ import RosterKit
 /// what the database must decide: whether the id exists and whether the email is free.
 final class UserStore: Sendable {
     let pool: DatabasePool
+    /// Where reads run; see `read(_:)`.
+    private let readers: ReadConnections
     /// Moves after every write; see `write(_:)`.
     let writes = WriteGeneration()
 
     init(pool: DatabasePool) {
         self.pool = pool
+        self.readers = ReadConnections(path: pool.path, configuration: pool.configuration)
     }
 
     convenience init(path: String) throws {
@@ -130,19 +133,18 @@ final class UserStore: Sendable {
         }
     }
 
-    /// Every read goes through here: it runs on the calling thread. GRDB's async read hops to a
-    /// queue that waits for a free reader, then to that reader's queue, then back; under wrk
-    /// those thread switches cost more than the query (perf: a third of the time in the kernel,
-    /// mostly futex waits). The synchronous read takes a free reader and runs on this thread.
-    /// It holds a cooperative thread for the query's length (well under a millisecond for a
-    /// page) but never awaits, so it cannot starve the pool into a deadlock; and with no more
-    /// cooperative threads than cores, it never waits for a reader (`maximumReaderCount` is 5).
+    /// Every read goes through here: it runs on the calling thread (`ReadConnections`). GRDB's
+    /// async read hops to a queue that waits for a free reader, then to that reader's queue,
+    /// then back; under wrk those thread switches cost more than the query (perf: a third of the
+    /// time in the kernel, mostly futex waits). A read holds a cooperative thread for the
+    /// query's length (well under a millisecond for a page) but never awaits and never waits
+    /// for a connection, so it cannot starve the pool into a deadlock.
     ///
     /// The transaction is ours, from cached statements: a list reads the total and the page in
     /// one snapshot, as `pool.read` would, but GRDB's BEGIN and COMMIT are parsed anew each time
     /// (3% of a first page's time under wrk).
     private func read<T>(_ value: (Database) throws -> T) throws -> T {
-        try pool.unsafeRead { db in
+        try readers.withConnection { db in
             try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
             do {
                 let result = try value(db)
