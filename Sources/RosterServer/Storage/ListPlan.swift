@@ -23,11 +23,12 @@ struct ListPlan {
         let (product, overflow) = (query.page - 1).multipliedReportingOverflow(by: query.perPage)
         offset = overflow ? Int(Int32.max) : max(0, product)
 
-        // Plain `DatabaseValue`s: arrays of existentials cost a cast and a box per argument.
-        var filterArguments: [DatabaseValue] = []
-        if let role = query.role { filterArguments.append(role.rawValue.databaseValue) }
-        if let status = query.status { filterArguments.append(status.rawValue.databaseValue) }
-        let paging = [limit.databaseValue, offset.databaseValue]
+        // Already of the element type StatementArguments takes: any other array costs a cast of
+        // the whole array, or (for `some DatabaseValueConvertible`) a key path built per call.
+        var filterArguments: [(any DatabaseValueConvertible)?] = []
+        if let role = query.role { filterArguments.append(role.rawValue) }
+        if let status = query.status { filterArguments.append(status.rawValue) }
+        let paging: [(any DatabaseValueConvertible)?] = [limit, offset]
         let search = query.search.map(SortKey.of) ?? ""
         let kind = Shape.SearchKind(search)
 
@@ -43,11 +44,11 @@ struct ListPlan {
             pageArguments = StatementArguments(paging)
             countArguments = []
         case .indexed:
-            let phrase = Self.phrase(search).databaseValue
-            pageArguments = StatementArguments([phrase] + filterArguments + paging)
-            countArguments = StatementArguments([phrase] + filterArguments)
+            let phrase: [(any DatabaseValueConvertible)?] = [Self.phrase(search)]
+            pageArguments = StatementArguments(phrase + filterArguments + paging)
+            countArguments = StatementArguments(phrase + filterArguments)
         case .scanned:
-            let arguments = [search.databaseValue, search.databaseValue] + filterArguments
+            let arguments: [(any DatabaseValueConvertible)?] = [search, search] + filterArguments
             pageArguments = StatementArguments(arguments + paging)
             countArguments = StatementArguments(arguments)
         }
