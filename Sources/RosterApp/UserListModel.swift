@@ -97,7 +97,7 @@ public final class UserListModel {
     public var positionLabel: String {
         let total = rowCount
         guard total > 0 else { return "0 / 0" }
-        return "\(Self.grouped(selection + 1)) / \(Self.grouped(total))"
+        return "\(CountFormat.grouped(selection + 1)) / \(CountFormat.grouped(total))"
     }
 
     // MARK: Loading
@@ -204,7 +204,8 @@ public final class UserListModel {
         set(selection: newSelection, offset: clampedOffset(newSelection - screenRow, keeping: newSelection))
     }
 
-    /// `offset` moved as little as needed to show `selection`, within the list.
+    /// `offset` moved to show `selection`, within the list: as little as needed, or half a
+    /// screen further with `.halfScreen`.
     func clampedOffset(_ offset: Int, keeping selection: Int) -> Int {
         let height = pageHeight
         // Rows beyond the least the viewport must move to show the selection.
@@ -219,15 +220,5 @@ public final class UserListModel {
     func set(selection newSelection: Int, offset newOffset: Int) {
         if newSelection != selection { selection = newSelection }
         if newOffset != scrollOffset { scrollOffset = newOffset }
-    }
-
-    nonisolated static func grouped(_ number: Int) -> String {
-        let digits = String(number.magnitude)
-        var result = number < 0 ? "-" : ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
-            result.append(digit)
-        }
-        return result
     }
 }

@@ -1,3 +1,5 @@
+import RosterApp
+
 /// Where each part of the screen goes for a terminal size.
 ///
 /// Row 0 is the header, the last row the hint bar, the one above it the status/search line.
@@ -61,13 +63,5 @@ public enum SpinnerFrames {
 
 enum Format {
     /// 100000 → "100,000".
-    static func count(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var result = ""
-        for (offset, character) in digits.enumerated() {
-            if offset > 0 && (digits.count - offset) % 3 == 0 { result.append(",") }
-            result.append(character)
-        }
-        return value < 0 ? "-" + result : result
-    }
+    static func count(_ value: Int) -> String { CountFormat.grouped(value) }
 }
