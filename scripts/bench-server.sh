@@ -10,6 +10,7 @@
 # same database file started with --list-cache-size 0, where every list call runs its query,
 # each against that server's own floor; so is the APIClient. Neither server writes.
 set -euo pipefail
+source "$(dirname "$0")/lib/server.sh"
 
 BIN=${BIN:-.build/release}
 USERS=${USERS:-100000}
@@ -36,13 +37,7 @@ start_server() {
         --benchmark-routes --log-level "$LOG_LEVEL" "$@" >"$workdir/$name.stdout" 2>"$workdir/$name.stderr" &
     local pid=$!
     server_pids+=("$pid")
-    for _ in $(seq 1 600); do
-        grep -q '^listening on ' "$workdir/$name.stdout" 2>/dev/null && break
-        kill -0 "$pid" 2>/dev/null || { cat "$workdir/$name.stderr"; exit 1; }
-        sleep 0.1
-    done
-    url=$(sed -n 's/^listening on //p' "$workdir/$name.stdout")
-    [ -n "$url" ] || { echo "the server did not start"; cat "$workdir/$name.stderr"; exit 1; }
+    url=$(server_url "$pid" "$workdir/$name.stdout" "$workdir/$name.stderr") || exit 1
     printf -v "$name" '%s' "$url"
 }
 

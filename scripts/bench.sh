@@ -7,6 +7,7 @@
 #   and roster's j x300 again with "scrolling": "line", for comparison.
 # scripts/bench_report.py prints the medians, the ratios to less and the targets.
 set -euo pipefail
+source "$(dirname "$0")/lib/server.sh"
 cd "$(dirname "$0")/.."
 
 BIN=${BIN:-.build/release}
@@ -29,13 +30,7 @@ trap cleanup EXIT
 "$BIN/roster-server" --port 0 --database "$workdir/users.sqlite" --token "$TOKEN" --seed "$USERS" \
     --log-level warning >"$workdir/server.out" 2>"$workdir/server.err" &
 server_pid=$!
-for _ in $(seq 1 1200); do
-    grep -q '^listening on ' "$workdir/server.out" 2>/dev/null && break
-    kill -0 "$server_pid" 2>/dev/null || { cat "$workdir/server.err" >&2; exit 1; }
-    sleep 0.1
-done
-URL=$(sed -n 's/^listening on //p' "$workdir/server.out")
-[ -n "$URL" ] || { echo "roster-server did not start" >&2; cat "$workdir/server.err" >&2; exit 1; }
+URL=$(server_url "$server_pid" "$workdir/server.out" "$workdir/server.err") || exit 1
 echo "roster-server: $URL with $USERS users"
 
 "$PYTHON" "$GEN_LINES" "$workdir/lines.txt" "$USERS" >/dev/null

@@ -3,6 +3,7 @@
 # users, runs schemathesis (every check it has) against the server's own /openapi.json, and
 # stops the server. Exits with schemathesis's status.
 set -euo pipefail
+source "$(dirname "$0")/lib/server.sh"
 
 BIN=${BIN:-.build/debug}
 TOKEN=check-api-token-$$
@@ -19,13 +20,7 @@ trap cleanup EXIT
 "$BIN/roster-server" --port 0 --database "$workdir/users.sqlite" --token "$TOKEN" --seed 200 \
     --log-level warning >"$workdir/stdout" 2>"$workdir/stderr" &
 server_pid=$!
-for _ in $(seq 1 300); do
-    grep -q '^listening on ' "$workdir/stdout" 2>/dev/null && break
-    kill -0 "$server_pid" 2>/dev/null || { cat "$workdir/stderr"; exit 1; }
-    sleep 0.1
-done
-URL=$(sed -n 's/^listening on //p' "$workdir/stdout")
-[ -n "$URL" ] || { echo "the server did not start"; cat "$workdir/stderr"; exit 1; }
+URL=$(server_url "$server_pid" "$workdir/stdout" "$workdir/stderr") || exit 1
 echo "roster-server at $URL"
 
 status=0

@@ -4,6 +4,7 @@
 # send-keys, the screen captured with colours (capture-pane -e) and drawn by ansi_to_png.py.
 # Run through `make screenshots`, which builds the binaries and installs fonts and Pillow.
 set -euo pipefail
+source "$(dirname "$0")/lib/server.sh"
 cd "$(dirname "$0")/.."
 BIN=${BIN:-.build/debug}
 PYTHON=${PYTHON:-python3}
@@ -28,12 +29,7 @@ start_server() {
   TOKEN="shots-token"
   "$BIN/roster-server" --port 0 --database "$WORK/$name.sqlite" --token "$TOKEN" --seed 2000 "$@" >"$WORK/$name.log" 2>&1 &
   SERVER_PID=$!
-  for _ in $(seq 1 200); do
-    URL=$(sed -n 's/^listening on //p' "$WORK/$name.log" | head -1)
-    [ -n "$URL" ] && return 0
-    sleep 0.05
-  done
-  echo "roster-server did not start:" >&2; cat "$WORK/$name.log" >&2; exit 1
+  URL=$(server_url "$SERVER_PID" "$WORK/$name.log" "$WORK/$name.log") || exit 1
 }
 
 # start_roster COLS ROWS: roster in a new tmux session of that size.

@@ -1,0 +1,18 @@
+# Sourced by the scripts that start a roster-server of their own.
+
+# server_url PID STDOUT STDERR [SECONDS]: waits for roster-server PID to print its
+# "listening on URL" line to the file STDOUT and prints the URL. When the server dies first or
+# SECONDS (default 180: seeding 100,000 users takes about a minute) pass, shows the file
+# STDERR and fails.
+server_url() {
+    local pid=$1 out=$2 err=$3 seconds=${4:-180} url
+    for _ in $(seq 1 $((seconds * 20))); do
+        url=$(sed -n 's/^listening on //p' "$out" 2>/dev/null | head -1)
+        if [ -n "$url" ]; then echo "$url"; return 0; fi
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.05
+    done
+    echo "roster-server did not start:" >&2
+    cat "$err" >&2
+    return 1
+}
