@@ -169,7 +169,7 @@ public final class AppModel {
         let confirm = ConfirmModel(
             title: "Delete user", message: "Delete \(user.name) <\(user.email)>? This cannot be undone.",
             confirmLabel: "Delete", isDestructive: true, activity: activity,
-            action: { _ = try await repository.delete(id: user.id) })
+            action: { try await repository.delete(id: user.id) })
         confirm.onFinish = { [weak self, weak confirm] outcome in
             guard let self, let confirm else { return }
             remove(.confirm(confirm))

@@ -36,6 +36,10 @@ public final class UserFormModel {
     @ObservationIgnored private let activity: Activity
     @ObservationIgnored private let initial: (name: String, email: String, role: Role, status: Status)
     @ObservationIgnored private var lastDraft: UserDraft?
+    /// The idempotency key of the create in progress: the same draft sent again (a retry from
+    /// the error dialog, or Enter once more after a failure) is the same action, so it keeps
+    /// its key and a server that replays keys creates the user once.
+    @ObservationIgnored private var idempotencyKey = IdempotencyKey.make()
 
     public init(mode: FormMode, repository: any UserRepository, activity: Activity) {
         self.mode = mode
@@ -218,7 +222,9 @@ public final class UserFormModel {
     }
 
     private func send(_ draft: UserDraft) {
+        if let lastDraft, lastDraft != draft { idempotencyKey = IdempotencyKey.make() }
         lastDraft = draft
+        let idempotencyKey = self.idempotencyKey
         submission = .submitting
         if formError != nil { formError = nil }
         if !serverErrors.isEmpty { serverErrors = [:] }
@@ -227,7 +233,7 @@ public final class UserFormModel {
         _ = activity.startLoad { [weak self] in
             do {
                 let user: User = switch mode {
-                case .create: try await repository.create(draft)
+                case .create: try await repository.create(draft, idempotencyKey: idempotencyKey)
                 case .edit(let original): try await repository.update(id: original.id, with: draft)
                 }
                 self?.saved(user)

@@ -26,11 +26,11 @@ struct Launcher {
 
         var embedded: RunningServer?
         let baseURL: URL
-        let token: String?
+        let tokens: TokenProvider?
         let serverLabel: String
         if let server = settings.server {
             baseURL = server
-            token = settings.token
+            tokens = settings.token.map(TokenProvider.init)
             serverLabel = Redaction.url(server)
         } else {
             let configuration = ServerConfiguration(
@@ -45,12 +45,19 @@ struct Launcher {
             logger.info("embedded server listening on \(server.url.absoluteString), database \(settings.database)")
             embedded = server
             baseURL = server.url
-            token = server.token
+            tokens = TokenProvider(.literal(server.token, origin: "the embedded server"))
             serverLabel = "embedded \(server.url.host ?? "127.0.0.1"):\(server.url.port ?? 0)"
         }
 
+        let transport: AsyncHTTPTransport
+        do {
+            transport = try AsyncHTTPTransport(options: settings.transportOptions(environment: ProcessInfo.processInfo.environment))
+        } catch {
+            await embedded?.shutdown()
+            throw LaunchError(error.localizedDescription)
+        }
         let client = APIClient(
-            baseURL: baseURL, token: token, transport: TransportSelection.transport(for: baseURL),
+            baseURL: baseURL, tokens: tokens, transport: transport,
             deadline: settings.requestTimeout, logger: makeLogger("roster.client"))
         let options = TerminalApp.Options(
             serverLabel: serverLabel, pageSize: settings.pageSize, colorMode: settings.colors, mouse: settings.mouse,
@@ -59,10 +66,12 @@ struct Launcher {
         do {
             exitCode = try await TerminalApp.run(repository: RemoteUserRepository(client: client), options: options, logger: logger)
         } catch {
+            await transport.shutdown()
             await embedded?.shutdown()
             throw LaunchError("\(error)")
         }
         logger.info("roster stopping (exit \(exitCode))")
+        await transport.shutdown()
         await embedded?.shutdown()
         return exitCode
     }

@@ -11,6 +11,15 @@ public enum APIError: Error, Sendable, Equatable {
     case responseTooLarge(limitBytes: Int)
     case transportFailed(String)
     case invalidRequest(String)
+    /// TLS could not be set up: the certificate is not trusted, has the wrong name or expired.
+    case insecureConnection(host: String, reason: String)
+    /// The proxy named by HTTPS_PROXY or HTTP_PROXY refused or failed the tunnel.
+    case proxyFailed(String)
+    /// No token could be had from `tokenFile` or `tokenCommand`.
+    case tokenUnavailable(String)
+    /// A create whose answer was lost, sent to a server that does not replay idempotency
+    /// keys, so it was not sent again. `existing` is what a lookup by email found afterwards.
+    case createOutcomeUnknown(existing: User?)
 
     // The server answered with an error status.
     case badRequest(ErrorBody?)
@@ -56,10 +65,21 @@ public enum APIError: Error, Sendable, Equatable {
         case .offline, .cannotConnect, .timedOut, .connectionLost, .transportFailed,
              .rateLimited, .serviceUnavailable, .serverError:
             true
-        case .responseTooLarge, .invalidRequest, .badRequest, .unauthorized, .forbidden, .notFound,
+        case .responseTooLarge, .invalidRequest, .insecureConnection, .proxyFailed, .tokenUnavailable,
+             .createOutcomeUnknown, .badRequest, .unauthorized, .forbidden, .notFound,
              .conflict, .payloadTooLarge, .unsupportedMediaType, .validationFailed,
              .unexpectedStatus, .decodingFailed, .unsuccessfulResponse, .missingData:
             false
+        }
+    }
+
+    /// Whether the server may have received and acted on the request although no answer came
+    /// back: the request was sent (or may have been) and then time ran out or the connection
+    /// broke. A failure to connect, or any HTTP answer, says for sure.
+    public var requestMayHaveArrived: Bool {
+        switch self {
+        case .timedOut, .connectionLost, .transportFailed: true
+        default: false
         }
     }
 

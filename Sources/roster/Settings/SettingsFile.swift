@@ -6,8 +6,11 @@ struct SettingsFile: Decodable, Equatable {
     var server: String?
     var token: String?
     var tokenFile: String?
+    var tokenCommand: String?
+    var caFile: String?
     var pageSize: Int?
     var requestTimeoutSeconds: Double?
+    var connectTimeoutSeconds: Double?
     var colors: String?
     var mouse: Bool?
     var scrolling: String?
@@ -34,7 +37,8 @@ struct SettingsFile: Decodable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case server, token, tokenFile, pageSize, requestTimeoutSeconds, colors, mouse, scrolling, logFile, logLevel, embedded
+        case server, token, tokenFile, tokenCommand, caFile, pageSize, requestTimeoutSeconds, connectTimeoutSeconds
+        case colors, mouse, scrolling, logFile, logLevel, embedded
     }
 
     init() {}
@@ -45,8 +49,11 @@ struct SettingsFile: Decodable, Equatable {
         server = try container.decodeIfPresent(String.self, forKey: .server)
         token = try container.decodeIfPresent(String.self, forKey: .token)
         tokenFile = try container.decodeIfPresent(String.self, forKey: .tokenFile)
+        tokenCommand = try container.decodeIfPresent(String.self, forKey: .tokenCommand)
+        caFile = try container.decodeIfPresent(String.self, forKey: .caFile)
         pageSize = try container.decodeIfPresent(Int.self, forKey: .pageSize)
         requestTimeoutSeconds = try container.decodeIfPresent(Double.self, forKey: .requestTimeoutSeconds)
+        connectTimeoutSeconds = try container.decodeIfPresent(Double.self, forKey: .connectTimeoutSeconds)
         colors = try container.decodeIfPresent(String.self, forKey: .colors)
         mouse = try container.decodeIfPresent(Bool.self, forKey: .mouse)
         scrolling = try container.decodeIfPresent(String.self, forKey: .scrolling)
