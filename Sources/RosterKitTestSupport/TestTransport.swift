@@ -15,6 +15,7 @@ public enum TestTransport {
 
 extension TestTransport {
     /// Runs `body` with a transport of its own, shut down afterwards however `body` ends.
+    @discardableResult
     public static func with<T: Sendable>(
         _ options: TransportOptions, _ body: (AsyncHTTPTransport) async throws -> T
     ) async throws -> T {

@@ -66,12 +66,12 @@ struct Launcher {
         do {
             exitCode = try await TerminalApp.run(repository: RemoteUserRepository(client: client), options: options, logger: logger)
         } catch {
-            await transport.shutdown()
+            await transport.shutdown(waitingAtMost: .milliseconds(250))
             await embedded?.shutdown()
             throw LaunchError("\(error)")
         }
         logger.info("roster stopping (exit \(exitCode))")
-        await transport.shutdown()
+        await transport.shutdown(waitingAtMost: .milliseconds(250))
         await embedded?.shutdown()
         return exitCode
     }

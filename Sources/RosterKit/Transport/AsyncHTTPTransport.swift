@@ -50,6 +50,29 @@ public final class AsyncHTTPTransport: HTTPTransport {
         for client in all { try? await client.shutdown() }
     }
 
+    /// Shuts down, but waits at most `limit`: a connection still trying to open holds a
+    /// shutdown until its connect timeout, and quitting must not wait for that.
+    public func shutdown(waitingAtMost limit: Duration) async {
+        final class Once: Sendable {
+            let done = Mutex(false)
+            func first() -> Bool { done.withLock { done in defer { done = true }; return !done } }
+        }
+        let once = Once()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeOnce = { @Sendable in
+                if once.first() { continuation.resume() }
+            }
+            Task {
+                await self.shutdown()
+                resumeOnce()
+            }
+            Task {
+                try? await Task.sleep(for: limit)
+                resumeOnce()
+            }
+        }
+    }
+
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         var current = request
         for _ in 0...Self.maximumRedirects {
