@@ -49,6 +49,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: strict
@@ -145,7 +146,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RosterCommandTests",
-            dependencies: ["roster", "RosterApp", "RosterKit"],
+            dependencies: ["roster", "RosterApp", "RosterKit", "RosterKitTestSupport", "RosterServer"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -28,6 +28,10 @@ struct RosterCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A configuration file (JSON with comments).", valueName: "file"))
     var config: String?
 
+    @Flag(name: .long, help: ArgumentHelp(
+        "Check the connection without starting the UI: address, proxy, TLS, round trip, API and token. Exit 0 when all is well."))
+    var check = false
+
     @Option(name: .customLong("demo-faults"), help: ArgumentHelp(
         "Make the embedded server fail this share (0 to 1) of requests with 503, to see the error dialog.", valueName: "rate"))
     var demoFaults: Double?
@@ -43,6 +47,11 @@ struct RosterCommand: AsyncParsableCommand {
         }
         if settings.server != nil && demoFaults != nil {
             throw ValidationError("--demo-faults applies to the embedded server only; leave out --server to use it.")
+        }
+        if check {
+            let code = await ConnectionCheck(settings: settings, environment: ProcessInfo.processInfo.environment) { print($0) }.run()
+            if code != 0 { throw ExitCode(code) }
+            return
         }
         let exitCode = try await Launcher(settings: settings).run()
         if exitCode != 0 { throw ExitCode(exitCode) }
