@@ -1,6 +1,10 @@
 import Foundation
 import RosterKit
+import RosterKitTestSupport
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The real `roster` binary against a real `roster-server`, in a real terminal (tmux), driven
 /// by keys and judged by what the screen shows. Serialized: each scenario runs two processes
@@ -33,6 +37,27 @@ struct EndToEndTests {
         try await session.tmux.waitFor("1 / 2,000")
         let first = firstPage.items[0]
         try await waitUntil("the detail pane to show the first user again") { try session.detailPane().contains(first.id) }
+    }
+
+    @Test func aServerThatNeverAcceptsShowsTheErrorDialogWithinTheRequestTimeout() async throws {
+        // The TCP handshake never completes: the listener's accept queue is full.
+        let listener = try LoopbackListener(backlog: 0, accepting: false)
+        let fillers = try listener.fillAcceptQueue()
+        defer { fillers.forEach { close($0) }; listener.close() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-e2e-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let session = try RosterSession(url: listener.url, token: "some-token", directory: directory,
+                                        settings: #"{ "requestTimeoutSeconds": 3 }"#)
+        let screen = try await session.tmux.waitFor("Could not load the users", timeout: .seconds(10))
+        let elapsed = clock.now - started
+        #expect(elapsed < .seconds(5), "the dialog came after \(elapsed)")
+        #expect(screen.contains("The server did not answer in time."))
+        #expect(screen.contains("Retry    Esc  Close"))
+        try session.tmux.send("q")
+        let log = try String(contentsOf: directory.appendingPathComponent("state/roster/roster.log"), encoding: .utf8)
+        #expect(!log.contains("some-token"), "the token never reaches the log file")
     }
 
     @Test func searchNarrowsTheList() async throws {
