@@ -6,7 +6,7 @@ BIN := .build/$(CONFIG)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages the build and the tests need, each with the check that says it is there.
-APT_PACKAGES := pkg-config libncurses-dev libsqlite3-dev tmux
+APT_PACKAGES := pkg-config libncurses-dev libsqlite3-dev tmux openssl
 .PHONY: all deps build run test clean check-api bench-server bench screenshots tool-deps
 
 # Python for the measuring and picture-making scripts: a virtual environment under .build, so
@@ -26,6 +26,7 @@ deps:
 	pkg-config --exists ncursesw 2>/dev/null || missing="$$missing libncurses-dev"; \
 	pkg-config --exists sqlite3 2>/dev/null || missing="$$missing libsqlite3-dev"; \
 	command -v tmux >/dev/null || missing="$$missing tmux"; \
+	command -v openssl >/dev/null || missing="$$missing openssl"; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
