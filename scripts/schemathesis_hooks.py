@@ -14,6 +14,8 @@ Idempotency keys: a key is bound to the body it was first used with (a different
 `idempotency_key_reused`), a rule about earlier requests. Generated keys repeat often ("0",
 "00"), so before a create is sent, a well-formed key already used with another body is
 replaced by a fresh one; the same key with the same body is kept, and exercises the replay.
+A key whose user has since been deleted is replaced too: its replay is the first 201, whose
+`Location` is gone, and schemathesis expects a 201 to leave a resource behind.
 Only positive cases are changed: negative ones are refused anyway, and editing a case makes
 schemathesis judge it anew (a "missing Authorization" case would then be sent with the token).
 Malformed keys are sent as generated (400). The binding itself is tested by IdempotencyKeyTests.
@@ -21,6 +23,7 @@ Malformed keys are sent as generated (400). The binding itself is tested by Idem
 import json
 import re
 import uuid
+from urllib.parse import urlsplit
 
 import schemathesis
 
@@ -38,6 +41,8 @@ def filter_body(context, body):
 _KEY_HEADER = "idempotency-key"
 _WELL_FORMED_KEY = re.compile(r"^[!-~]([ -~]*[!-~])?$")
 _first_body_of_key = {}
+_location_of_key = {}
+_deleted_paths = set()
 
 
 @schemathesis.hook
@@ -54,7 +59,19 @@ def before_call(context, case, **kwargs):
         return
     body = json.dumps(case.body, default=str)
     first = _first_body_of_key.setdefault(key, body)
-    if first != body:
+    if first != body or _location_of_key.get(key) in _deleted_paths:
         key = uuid.uuid4().hex
         headers[name] = key
         _first_body_of_key[key] = body
+
+
+@schemathesis.hook
+def after_call(context, case, response):
+    request = response.request
+    if request.method == "DELETE" and response.status_code == 200:
+        _deleted_paths.add(urlsplit(request.url).path)
+    elif request.method == "POST" and response.status_code == 201:
+        key = request.headers.get("Idempotency-Key")
+        location = (response.headers.get("location") or [None])[0]
+        if key and location:
+            _location_of_key.setdefault(key, location)
