@@ -51,6 +51,14 @@ extension APIProblem {
         status: .conflict, code: "email_taken", message: "Another user already has that email.",
         fields: [FieldError(field: "email", message: "This email is already taken.")])
 
+    static func badIdempotencyKey(_ message: String) -> APIProblem {
+        APIProblem(status: .badRequest, code: "bad_idempotency_key", message: message)
+    }
+
+    static let idempotencyKeyReused = APIProblem(
+        status: .unprocessableContent, code: "idempotency_key_reused",
+        message: "This Idempotency-Key was already used with a different request body; send a new key for a new request.")
+
     static let payloadTooLarge = APIProblem(
         status: .contentTooLarge, code: "payload_too_large",
         message: "The request body is over \(JSONBody.maximumBytes / 1024) KiB.")

@@ -19,7 +19,7 @@ enum Routes {
 
         let cacheEntries = configuration.listCacheEntries
         let listCache = cacheEntries > 0 ? ListResponseCache(maximumEntries: cacheEntries) : nil
-        let users = UserHandlers(store: store, listCache: listCache, now: { Date() })
+        let users = UserHandlers(store: store, listCache: listCache, now: configuration.now)
         router.get("/api/v1/users", use: users.list)
         router.post("/api/v1/users", use: users.create)
         router.get("/api/v1/users/:id", use: users.get)

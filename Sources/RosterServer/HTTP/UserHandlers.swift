@@ -4,6 +4,7 @@ import NIOCore
 import RosterKit
 
 /// The five user calls: parse and validate the request, ask the store, answer with the envelope.
+/// A create honours `Idempotency-Key` (see `UserStore.create(_:at:idempotency:)`).
 struct UserHandlers: Sendable {
     let store: UserStore
     /// Nil when the cache is off: every list call then runs its query.
@@ -27,9 +28,23 @@ struct UserHandlers: Sendable {
     }
 
     func create(_ request: Request, context: some RequestContext) async throws -> Response {
-        let draft = try DraftDecoding.decode(try await JSONBody.read(request))
-        let user = try await mapped { try await store.create(draft, at: now()) }
-        return JSONResponse.raw(UserJSON.envelope(user), status: .created, headers: [.location: Self.location(of: user)])
+        let key = try IdempotencyKeyHeader.parse(request.headers)
+        let body = try await JSONBody.read(request)
+        guard let key else {
+            let draft = try DraftDecoding.decode(body)
+            let user = try await mapped { try await store.create(draft, at: now()) }
+            return Self.created(envelope: UserJSON.envelope(user), userID: user.id)
+        }
+        // A retry whose first attempt committed is answered before its body is even decoded.
+        let keyed = IdempotentRequest(key: key, body: Data(body.readableBytesView))
+        if let first = try await mapped({ try await store.firstAnswer(to: keyed, at: now()) }) {
+            return Self.created(envelope: first.response, userID: first.userID)
+        }
+        let draft = try DraftDecoding.decode(body)
+        switch try await mapped({ try await store.create(draft, at: now(), idempotency: keyed) }) {
+        case .created(let user): return Self.created(envelope: UserJSON.envelope(user), userID: user.id)
+        case .replayed(let first): return Self.created(envelope: first.response, userID: first.userID)
+        }
     }
 
     func update(_ request: Request, context: some RequestContext) async throws -> Response {
@@ -44,9 +59,14 @@ struct UserHandlers: Sendable {
         return JSONResponse.raw(UserJSON.envelope(user))
     }
 
+    /// A 201 with the user's envelope and `Location`.
+    private static func created(envelope: [UInt8], userID: String) -> Response {
+        JSONResponse.raw(envelope, status: .created, headers: [.location: location(ofUserID: userID)])
+    }
+
     /// The path of a user's resource, as `Location` of a 201.
-    static func location(of user: User) -> String {
-        "/api/v1/users/" + (user.id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? user.id)
+    static func location(ofUserID id: String) -> String {
+        "/api/v1/users/" + (id.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? id)
     }
 
     private func id(_ context: some RequestContext) throws -> String {
@@ -62,6 +82,8 @@ struct UserHandlers: Sendable {
             throw APIProblem.userNotFound
         } catch StoreError.emailTaken {
             throw APIProblem.emailTaken
+        } catch StoreError.idempotencyKeyReused {
+            throw APIProblem.idempotencyKeyReused
         }
     }
 }

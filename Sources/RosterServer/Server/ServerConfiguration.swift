@@ -26,6 +26,10 @@ public struct ServerConfiguration: Sendable {
     /// query. The cache assumes this server is the only writer of its database file.
     public var listCacheEntries: Int
 
+    /// Where the server's "now" comes from: users' times and the age of idempotency keys.
+    /// Not public: tests set it (through `@testable`) to prove that keys expire after 24 hours.
+    var now: @Sendable () -> Date = { Date() }
+
     /// The list cache's size unless told otherwise.
     public static let defaultListCacheEntries = ListResponseCache.defaultMaximumEntries
 

@@ -8,6 +8,9 @@ enum Schema {
         migrator.registerMigration("v1: users, sort keys, trigram search, counts") { db in
             try db.execute(sql: v1)
         }
+        migrator.registerMigration("v2: idempotency keys of creates") { db in
+            try db.execute(sql: v2)
+        }
         return migrator
     }
 
@@ -80,5 +83,21 @@ enum Schema {
             INSERT INTO users_count(role, status, n) VALUES (new.role, new.status, 1)
                 ON CONFLICT(role, status) DO UPDATE SET n = n + 1;
         END;
+        """
+
+    // One row per `Idempotency-Key` a successful create was sent with, written in the create's
+    // own transaction, so no user exists without its key (see `IdempotencyRecord`).
+    // `request_body` is the request's body itself, the fingerprint a retry is compared with;
+    // `response` is the envelope of the first answer, sent again as it was.
+    private static let v2 = """
+        CREATE TABLE idempotency_keys (
+            key TEXT PRIMARY KEY,
+            request_body BLOB NOT NULL,
+            user_id TEXT NOT NULL,
+            response TEXT NOT NULL,
+            created_at INTEGER NOT NULL
+        );
+        -- Expired keys are purged by age.
+        CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at);
         """
 }

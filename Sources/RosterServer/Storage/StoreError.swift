@@ -4,4 +4,6 @@ enum StoreError: Error, Equatable {
     case notFound
     /// The unique index on the folded email refused the write: another user has that email.
     case emailTaken
+    /// An `Idempotency-Key` still live was first used with another request body.
+    case idempotencyKeyReused
 }

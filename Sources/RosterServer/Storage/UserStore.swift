@@ -69,24 +69,54 @@ final class UserStore: Sendable {
 
     func create(_ draft: UserDraft, at now: Date) async throws -> User {
         let milliseconds = Milliseconds.of(now)
-        return try await write { db in
-            let statement = try db.cachedStatement(sql: UserRow.insertSQL)
-            // An id collision needs two creates in one millisecond drawing the same 40 random
-            // bits; should it happen, draw again.
-            while true {
-                let user = User(
-                    id: UserID.make(milliseconds: milliseconds), name: draft.name, email: draft.email,
-                    role: draft.role ?? .member, status: draft.status ?? .active,
-                    createdAt: Milliseconds.date(milliseconds), updatedAt: Milliseconds.date(milliseconds))
-                do {
-                    try statement.execute(arguments: UserRow.insertArguments(user))
-                    return user
-                } catch {
-                    switch UserRow.uniqueViolation(error) {
-                    case .email: throw StoreError.emailTaken
-                    case .id: continue
-                    case nil: throw error
-                    }
+        return try await write { db in try Self.insertUser(draft, atMilliseconds: milliseconds, in: db) }
+    }
+
+    /// A create sent with an `Idempotency-Key`: the first answer to the key again when it was
+    /// already used with the same body within its lifetime, otherwise a new user whose key record
+    /// is written in the same transaction. Writes are serialized, so of creates racing with one
+    /// key exactly one inserts and the others, once it commits, replay its answer.
+    /// - Throws: `StoreError.idempotencyKeyReused` when the key came with another body.
+    func create(_ draft: UserDraft, at now: Date, idempotency request: IdempotentRequest) async throws -> CreateResult {
+        let milliseconds = Milliseconds.of(now)
+        return try await write(changedUsers: { $0.isCreated }) { db in
+            try IdempotencyRecord.purgeExpired(atMilliseconds: milliseconds, in: db)
+            if let first = try IdempotencyRecord.answer(to: request, atMilliseconds: milliseconds, in: db) {
+                return .replayed(first)
+            }
+            let user = try Self.insertUser(draft, atMilliseconds: milliseconds, in: db)
+            try IdempotencyRecord.insert(
+                request, answer: IdempotentAnswer(userID: user.id, response: UserJSON.envelope(user)),
+                atMilliseconds: milliseconds, in: db)
+            return .created(user)
+        }
+    }
+
+    /// The first answer to a live key, read without waiting for the writer: a retry whose
+    /// first attempt committed is answered here. Nil when the key is new or expired.
+    /// - Throws: `StoreError.idempotencyKeyReused` when the key came with another body.
+    func firstAnswer(to request: IdempotentRequest, at now: Date) async throws -> IdempotentAnswer? {
+        let milliseconds = Milliseconds.of(now)
+        return try read { db in try IdempotencyRecord.answer(to: request, atMilliseconds: milliseconds, in: db) }
+    }
+
+    private static func insertUser(_ draft: UserDraft, atMilliseconds milliseconds: Int64, in db: Database) throws -> User {
+        let statement = try db.cachedStatement(sql: UserRow.insertSQL)
+        // An id collision needs two creates in one millisecond drawing the same 40 random
+        // bits; should it happen, draw again.
+        while true {
+            let user = User(
+                id: UserID.make(milliseconds: milliseconds), name: draft.name, email: draft.email,
+                role: draft.role ?? .member, status: draft.status ?? .active,
+                createdAt: Milliseconds.date(milliseconds), updatedAt: Milliseconds.date(milliseconds))
+            do {
+                try statement.execute(arguments: UserRow.insertArguments(user))
+                return user
+            } catch {
+                switch UserRow.uniqueViolation(error) {
+                case .email: throw StoreError.emailTaken
+                case .id: continue
+                case nil: throw error
                 }
             }
         }
@@ -158,13 +188,17 @@ final class UserStore: Sendable {
     }
 
     /// Every write goes through here, so the write generation moves after each one that may
-    /// have changed a row. A refusal (`StoreError`) is thrown before anything is written and
+    /// have changed a user. A refusal (`StoreError`) is thrown before anything is written and
     /// its transaction rolls back, so it leaves the generation (and cached answers) alone; any
     /// other failure might have come after the commit, so it counts as a write.
-    private func write<T: Sendable>(_ updates: @Sendable @escaping (Database) throws -> T) async throws -> T {
+    /// - Parameter changedUsers: false for a result that wrote no user (a replayed create):
+    ///   the cached lists are still the current answers.
+    private func write<T: Sendable>(
+        changedUsers: (T) -> Bool = { _ in true }, _ updates: @Sendable @escaping (Database) throws -> T
+    ) async throws -> T {
         do {
             let result = try await pool.write(updates)
-            writes.advance()
+            if changedUsers(result) { writes.advance() }
             return result
         } catch let refusal as StoreError {
             throw refusal
@@ -172,5 +206,17 @@ final class UserStore: Sendable {
             writes.advance()
             throw error
         }
+    }
+}
+
+/// What a create with an idempotency key did.
+enum CreateResult: Sendable {
+    /// A new user, and its key recorded.
+    case created(User)
+    /// The key's first answer, again; nothing was written.
+    case replayed(IdempotentAnswer)
+
+    var isCreated: Bool {
+        if case .created = self { true } else { false }
     }
 }

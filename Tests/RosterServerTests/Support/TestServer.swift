@@ -66,6 +66,7 @@ func withServer<T>(
     seedCount: Int = 0,
     faults: FaultInjection = .none,
     listCacheEntries: Int = ServerConfiguration.defaultListCacheEntries,
+    now: (@Sendable () -> Date)? = nil,
     prepare: ((UserStore) async throws -> Void)? = nil,
     _ body: (TestServer) async throws -> T
 ) async throws -> T {
@@ -76,9 +77,11 @@ func withServer<T>(
         try await prepare(try UserStore(path: path))
     }
     let logs = LogRecorder()
+    var configuration = ServerConfiguration(
+        databasePath: path, token: TestServer.token, seedCount: seedCount, faults: faults, listCacheEntries: listCacheEntries)
+    if let now { configuration.now = now }
     let server = try await UserAPIServer.start(
-        ServerConfiguration(
-            databasePath: path, token: TestServer.token, seedCount: seedCount, faults: faults, listCacheEntries: listCacheEntries),
+        configuration,
         logger: logs.logger(label: "roster.server", level: .debug))
     let testServer = TestServer(server: server, directory: directory, logs: logs)
     do {

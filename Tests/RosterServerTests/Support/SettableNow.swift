@@ -1,0 +1,21 @@
+import Foundation
+import Synchronization
+
+/// A "now" a test moves by hand, for `withServer(now:)`: it proves what happens a day later
+/// without waiting a day.
+final class SettableNow: Sendable {
+    private let value: Mutex<Date>
+
+    init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
+        value = Mutex(start)
+    }
+
+    var date: Date { value.withLock { $0 } }
+
+    func advance(by interval: TimeInterval) {
+        value.withLock { $0 += interval }
+    }
+
+    /// As `ServerConfiguration.now` takes it.
+    var function: @Sendable () -> Date { { self.date } }
+}
