@@ -26,7 +26,7 @@ enum Routes {
         router.put("/api/v1/users/:id", use: users.update)
         router.delete("/api/v1/users/:id", use: users.delete)
 
-        let health = JSONResponse.make(APIResponse.success(HealthStatus(status: "ok", version: RosterVersion.current)))
+        let health = JSONResponse.make(APIResponse.success(HealthStatus(status: "ok", version: RosterVersion.current, features: [HealthStatus.idempotencyKeyFeature])))
         router.get("/api/v1/health") { _, _ in health }
 
         let document = openAPIDocument
