@@ -117,7 +117,7 @@ let package = Package(
         // `make bench-server`'s client side: APIClient fetching pages one at a time.
         .executableTarget(
             name: "roster-bench",
-            dependencies: ["RosterKit", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["RosterKit", "RosterKitTestSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(

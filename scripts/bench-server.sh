@@ -134,6 +134,10 @@ printf '  decoding the page alone:          %6d per s\n' "$(field decode_per_s)"
 echo "client, first page, one request at a time (uncached server, wrk -c1: $uncached_wrk_c1 req/s):"
 printf '  APIClient + AsyncHTTPTransport:   %6d req/s = %.0f%% of wrk -c1\n' "$uncached_client_rps" "$(echo "$uncached_client_ratio * 100" | bc)"
 
+echo
+echo "cancelling a request (AsyncHTTPTransport against loopback listeners):"
+"$BIN/roster-bench" --cancel | sed 's/^/  /'
+
 verdict() { if [ "$(echo "$1" | bc)" = 1 ]; then echo "met"; else echo "MISSED"; fi; }
 echo
 echo "targets:"

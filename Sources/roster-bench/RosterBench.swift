@@ -7,12 +7,17 @@ import RosterKit
 /// `AsyncHTTPTransport`; and the bare transport and the decoding alone, so each share of the
 /// time is visible.
 ///
-/// Usage: roster-bench BASE_URL TOKEN [SECONDS] [--apiclient-only]
+/// Usage: roster-bench BASE_URL TOKEN [SECONDS] [--apiclient-only], or roster-bench --cancel
+/// (how long a cancelled request takes to end, at each stage; see `CancelBench`).
 /// (`--apiclient-only` measures only the `APIClient`, for a second server.)
 @main
 struct RosterBench {
     static func main() async throws {
         let arguments = CommandLine.arguments
+        if arguments.count == 2, arguments[1] == "--cancel" {
+            try await CancelBench.run()
+            return
+        }
         guard arguments.count >= 3, let baseURL = URL(string: arguments[1]) else {
             FileHandle.standardError.write(Data("usage: roster-bench BASE_URL TOKEN [SECONDS] [--apiclient-only]\n".utf8))
             exit(2)

@@ -31,7 +31,7 @@ struct Launcher {
         if let server = settings.server {
             baseURL = server
             tokens = settings.token.map(TokenProvider.init)
-            serverLabel = Redaction.url(server)
+            serverLabel = (settings.api == .scim ? "SCIM 2.0 · " : settings.api == .roster ? "Roster API · " : "") + Redaction.url(server)
         } else {
             let configuration = ServerConfiguration(
                 databasePath: settings.database, seedCount: settings.seedUsers,
@@ -64,7 +64,10 @@ struct Launcher {
             scrollStyle: settings.scrolling)
         let exitCode: Int32
         do {
-            exitCode = try await TerminalApp.run(repository: RemoteUserRepository(client: client), options: options, logger: logger)
+            let repository = embedded != nil
+                ? DialectRepository(client: client, choice: .roster)
+                : DialectRepository(client: client, choice: settings.api)
+            exitCode = try await TerminalApp.run(repository: repository, options: options, logger: logger)
         } catch {
             await transport.shutdown(waitingAtMost: .milliseconds(250))
             await embedded?.shutdown()

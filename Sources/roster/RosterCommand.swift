@@ -22,6 +22,11 @@ struct RosterCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The user API server, e.g. https://users.example.com/roster/ (env ROSTER_SERVER).", valueName: "url"))
     var server: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "The server's API: auto (find out), roster (Roster API), or scim (SCIM 2.0; give the SCIM base URL, e.g. https://host/scim/v2) (env ROSTER_API).",
+        valueName: "auto|roster|scim"))
+    var api: String?
+
     @Option(name: .long, help: ArgumentHelp("The bearer token the server expects (env ROSTER_TOKEN).", valueName: "token"))
     var token: String?
 
@@ -40,7 +45,7 @@ struct RosterCommand: AsyncParsableCommand {
         let settings: Settings
         do {
             settings = try Settings.resolve(
-                flags: Settings.Flags(server: server, token: token, config: config, demoFaults: demoFaults),
+                flags: Settings.Flags(server: server, token: token, config: config, demoFaults: demoFaults, api: api),
                 environment: ProcessInfo.processInfo.environment)
         } catch let error as SettingsError {
             throw ValidationError(error.message)

@@ -168,6 +168,7 @@ public actor APIClient {
     static func validated(_ response: TransportResponse) throws -> TransportResponse {
         guard !(200...299).contains(response.status) else { return response }
         let body = (try? WireFormat.makeDecoder().decode(APIResponse<EmptyPayload>.self, from: response.body))?.error
+            ?? SCIMError.errorBody(from: response.body)
         throw APIError.forStatus(response.status, body: body, retryAfter: RetryAfter.parse(response.headers["Retry-After"]))
     }
 }

@@ -39,6 +39,10 @@ extension APIError: LocalizedError {
             return body?.message ?? "That user no longer exists."
         case .conflict(let body):
             return body?.message ?? "That conflicts with another user."
+        case .preconditionFailed:
+            return "Someone changed this user on the server since you opened it."
+        case .notImplemented(let body):
+            return body?.message ?? "The server does not support this."
         case .payloadTooLarge(let body):
             return body?.message ?? "The request was too large for the server."
         case .unsupportedMediaType(let body):
@@ -90,6 +94,10 @@ extension APIError: LocalizedError {
             return "Correct the highlighted fields and submit again."
         case .notFound:
             return "Refresh the list to see the current users."
+        case .preconditionFailed:
+            return "Look at the server's version, then apply your edits to it."
+        case .notImplemented:
+            return nil
         case .responseTooLarge, .decodingFailed, .unsuccessfulResponse, .missingData, .unexpectedStatus:
             return "The server may not speak Roster's API version; the log has the details."
         case .invalidRequest, .badRequest, .payloadTooLarge, .unsupportedMediaType:

@@ -9,6 +9,9 @@ public struct User: Codable, Sendable, Equatable, Hashable, Identifiable {
     public var status: Status
     public var createdAt: Date
     public var updatedAt: Date
+    /// What a SCIM service sent beyond these fields; nil for the Roster API. Not part of the
+    /// Roster wire format.
+    public var scim: SCIMDetails? = nil
 
     public init(
         id: String, name: String, email: String, role: Role, status: Status,
@@ -54,6 +57,6 @@ public struct User: Codable, Sendable, Equatable, Hashable, Identifiable {
 
     /// The draft that would save this user unchanged: the starting point of an edit form.
     public var draft: UserDraft {
-        UserDraft(name: name, email: email, role: role, status: status)
+        UserDraft(name: name, email: email, role: role, status: status, userName: scim?.userName)
     }
 }

@@ -9,6 +9,8 @@ import RosterTUI
 struct Settings: Equatable {
     /// nil: start the embedded server.
     var server: URL?
+    /// Which API the server speaks: found out (`auto`), or fixed.
+    var api: DialectChoice = .auto
     /// nil: no token (the embedded server makes its own).
     var token: TokenSource?
     /// A PEM file of certificate authorities trusted besides the system's.
@@ -30,6 +32,7 @@ struct Settings: Equatable {
         var token: String?
         var config: String?
         var demoFaults: Double?
+        var api: String?
     }
 
     static func resolve(flags: Flags, environment: [String: String]) throws -> Settings {
@@ -48,6 +51,12 @@ struct Settings: Equatable {
 
         if let text = flags.server ?? environment["ROSTER_SERVER"].nonEmpty ?? file.server {
             settings.server = try serverURL(text)
+        }
+        if let text = flags.api ?? environment["ROSTER_API"].nonEmpty ?? file.api {
+            guard let choice = DialectChoice(rawValue: text) else {
+                throw SettingsError("api must be one of auto, roster, scim, not “\(text)”.")
+            }
+            settings.api = choice
         }
         settings.token = try tokenSource(flags: flags, environment: environment, file: file, paths: paths)
         if let caFile = file.caFile {

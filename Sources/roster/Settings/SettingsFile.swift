@@ -4,6 +4,7 @@ import Foundation
 /// default). Every key is optional; an unknown key is an error, so a typo is not ignored.
 struct SettingsFile: Decodable, Equatable {
     var server: String?
+    var api: String?
     var token: String?
     var tokenFile: String?
     var tokenCommand: String?
@@ -37,7 +38,7 @@ struct SettingsFile: Decodable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case server, token, tokenFile, tokenCommand, caFile, pageSize, requestTimeoutSeconds, connectTimeoutSeconds
+        case server, api, token, tokenFile, tokenCommand, caFile, pageSize, requestTimeoutSeconds, connectTimeoutSeconds
         case colors, mouse, scrolling, logFile, logLevel, embedded
     }
 
@@ -47,6 +48,7 @@ struct SettingsFile: Decodable, Equatable {
         try Self.rejectUnknownKeys(in: decoder, known: CodingKeys.allCases.map(\.rawValue), section: nil)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         server = try container.decodeIfPresent(String.self, forKey: .server)
+        api = try container.decodeIfPresent(String.self, forKey: .api)
         token = try container.decodeIfPresent(String.self, forKey: .token)
         tokenFile = try container.decodeIfPresent(String.self, forKey: .tokenFile)
         tokenCommand = try container.decodeIfPresent(String.self, forKey: .tokenCommand)
