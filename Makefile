@@ -7,7 +7,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages the build and the tests need, each with the check that says it is there.
 APT_PACKAGES := pkg-config libncurses-dev libsqlite3-dev tmux openssl
-.PHONY: all deps build run test clean check-api bench-server bench screenshots tool-deps
+.PHONY: all deps build run test clean check-api bench-server bench screenshots tool-deps scim-peer
 
 # Python for the measuring and picture-making scripts: a virtual environment under .build, so
 # nothing is installed into the system's Python.
@@ -40,7 +40,16 @@ run: build
 	$(BIN)/roster $(ARGS)
 
 # Builds every product first: the end-to-end tests drive the real binaries.
-test: deps
+# PyPI's scim2-server in its own virtual environment under .build, for the SCIM interop tests.
+SCIM_PEER := .build/scim-peer
+scim-peer: deps
+	@python3 -c 'import ensurepip, venv' 2>/dev/null || { echo "Installing: python3-venv"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 python3-venv; }
+	@[ -x $(SCIM_PEER)/bin/python3 ] || python3 -m venv $(SCIM_PEER)
+	@$(SCIM_PEER)/bin/python3 -c 'import scim2_server' 2>/dev/null || \
+	  $(SCIM_PEER)/bin/python3 -m pip install --quiet --disable-pip-version-check -r scripts/scim/requirements.txt
+
+test: deps scim-peer
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel --skip TransportTests
 	@# The transport's deadlines and cancels on their own: with every other suite running on two

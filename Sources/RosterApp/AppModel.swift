@@ -158,6 +158,34 @@ public final class AppModel {
         push(.form(makeForm(.edit(user))))
     }
 
+    /// `S`: suspends the selected user, or reactivates a suspended one. One key and no question:
+    /// pressing it again undoes it.
+    public func toggleSuspended() {
+        guard listIdle else { return }
+        guard let selected = list.selectedUser else {
+            showStatus("No user selected", kind: .warning)
+            return
+        }
+        let user = detail.user?.id == selected.id ? detail.user ?? selected : selected
+        var draft = user.draft
+        draft.status = user.status == .suspended ? .active : .suspended
+        let verb = draft.status == .suspended ? "Suspended" : "Reactivated"
+        let repository = self.repository
+        _ = activity.startLoad { [weak self] in
+            do {
+                let saved = try await repository.update(id: user.id, with: draft)
+                guard let self else { return }
+                showStatus("\(verb) \(saved.name)")
+                list.refresh(selecting: saved.id)
+                detail.showSaved(saved)
+            } catch {
+                guard let self, let failure = APIError.shown(for: error) else { return }
+                let title = draft.status == .suspended ? "Could not suspend \(user.name)" : "Could not reactivate \(user.name)"
+                presentError(title: title, error: failure) { [weak self] in self?.toggleSuspended() }
+            }
+        }
+    }
+
     /// `d`: asks before deleting the selected user.
     public func deleteSelected() {
         guard listIdle else { return }

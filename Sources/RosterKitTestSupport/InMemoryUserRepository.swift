@@ -63,6 +63,11 @@ public actor InMemoryUserRepository: UserRepository {
 
     // MARK: Knobs
 
+    /// Answer as a SCIM service without `totalResults` does: the total is only what was seen
+    /// plus one, marked as a lower bound, until a page comes back short.
+    public func hideTotals() { hidesTotals = true }
+    private var hidesTotals = false
+
     /// The next call of `operation` (any operation when nil) fails with `error`, once.
     /// Several scripted failures are used in order.
     public func failNext(_ operation: Operation? = nil, with error: APIError, times: Int = 1) {
@@ -123,7 +128,14 @@ public actor InMemoryUserRepository: UserRepository {
         }.sorted(by: Self.ordering(query.sort))
         let start = (query.page - 1) * query.perPage
         let items = start < matching.count ? Array(matching[start..<min(matching.count, start + query.perPage)]) : []
-        return Page(items: items, page: query.page, perPage: query.perPage, total: matching.count)
+        guard hidesTotals else {
+            return Page(items: items, page: query.page, perPage: query.perPage, total: matching.count)
+        }
+        let seen = start + items.count
+        let ended = items.count < query.perPage
+        var page = Page(items: items, page: query.page, perPage: query.perPage, total: ended ? seen : seen + 1)
+        page.totalIsLowerBound = !ended
+        return page
     }
 
     public func get(id: String) async throws -> User {

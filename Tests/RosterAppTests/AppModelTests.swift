@@ -467,3 +467,48 @@ struct AppModelTests {
         #expect(app.isQuitRequested)
     }
 }
+
+@Suite("AppModel: suspend and reactivate", .timeLimit(.minutes(1)))
+@MainActor
+struct SuspendTests {
+    let clock = ManualClock()
+    let repository = InMemoryUserRepository(generatedCount: 5)
+
+    func started() async -> AppModel {
+        let app = AppModel(repository: repository, clock: clock)
+        app.setListViewport(height: 10)
+        app.start()
+        await app.activity.waitForLoads()
+        return app
+    }
+
+    @Test func capitalSSuspendsAndAgainReactivates() async throws {
+        let app = await started()
+        let first = try #require(app.list.selectedUser)
+        #expect(first.status != .suspended)
+        app.toggleSuspended()
+        await app.activity.waitForLoads()
+        #expect(await repository.user(id: first.id)?.status == .suspended)
+        #expect(app.statusMessage?.text == "Suspended \(first.name)")
+        app.toggleSuspended()
+        await app.activity.waitForLoads()
+        #expect(await repository.user(id: first.id)?.status == .active)
+        #expect(app.statusMessage?.text == "Reactivated \(first.name)")
+    }
+
+    @Test func aFailedSuspendShowsTheErrorWithRetry() async throws {
+        let app = await started()
+        let first = try #require(app.list.selectedUser)
+        await repository.failNext(.update, with: .serviceUnavailable(retryAfter: nil, nil))
+        app.toggleSuspended()
+        await app.activity.waitForLoads()
+        guard case .error(let dialog) = app.topScreen else {
+            Issue.record("expected the error dialog, got \(app.topScreen)")
+            return
+        }
+        #expect(dialog.title == "Could not suspend \(first.name)")
+        app.retry()
+        await app.activity.waitForLoads()
+        #expect(await repository.user(id: first.id)?.status == .suspended)
+    }
+}

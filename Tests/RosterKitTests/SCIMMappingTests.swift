@@ -43,7 +43,8 @@ struct SCIMMappingTests {
         #expect(details.employeeNumber == "701984")
         #expect(details.manager == "John Smith")
         #expect(details.version == #"W/"3""#)
-        #expect(details.fields.map(\.label).contains("Department"))
+        #expect(details.fields.map(\.label).contains("Dept."))
+        #expect(details.fields.allSatisfy { $0.label.count <= 8 }, "labels fit the pane's label column")
     }
 
     @Test(arguments: [

@@ -47,7 +47,8 @@ enum TokenCommand {
             return first
         }
         guard let status else {
-            process.terminate()
+            // SIGKILL: the command may have inherited a signal mask that blocks SIGTERM.
+            kill(process.processIdentifier, SIGKILL)
             _ = await (outputBytes, errorBytes)
             throw .tokenUnavailable("tokenCommand did not finish within \(timeout.components.seconds) seconds.")
         }

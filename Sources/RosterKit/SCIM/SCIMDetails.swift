@@ -42,20 +42,21 @@ public struct SCIMDetails: Sendable, Equatable, Hashable {
         self.version = version
     }
 
-    /// Label and value of every field the server sent, in the order the detail pane shows them.
+    /// Label (at most 8 columns: the detail pane's label column, and a space) and value of every field the
+    /// server sent, in the order the detail pane shows them.
     public var fields: [(label: String, value: String)] {
-        var result: [(String, String)] = [("User name", userName)]
-        if let displayName { result.append(("Display name", displayName)) }
-        if let formattedName { result.append(("Full name", formattedName)) }
-        if let givenName { result.append(("Given name", givenName)) }
-        if let familyName { result.append(("Family name", familyName)) }
+        var result: [(String, String)] = [("Username", userName)]
+        if let displayName { result.append(("Display", displayName)) }
+        if let formattedName { result.append(("Name", formattedName)) }
+        if let givenName { result.append(("Given", givenName)) }
+        if let familyName { result.append(("Family", familyName)) }
         if emails.count > 1 { result.append(("Emails", emails.joined(separator: ", "))) }
         if let title { result.append(("Title", title)) }
         if !phoneNumbers.isEmpty { result.append(("Phone", phoneNumbers.joined(separator: ", "))) }
         if !roles.isEmpty { result.append(("Roles", roles.joined(separator: ", "))) }
         if !groups.isEmpty { result.append(("Groups", groups.joined(separator: ", "))) }
-        if let department { result.append(("Department", department)) }
-        if let employeeNumber { result.append(("Employee no.", employeeNumber)) }
+        if let department { result.append(("Dept.", department)) }
+        if let employeeNumber { result.append(("Emp. no.", employeeNumber)) }
         if let manager { result.append(("Manager", manager)) }
         if let version { result.append(("Version", version)) }
         return result

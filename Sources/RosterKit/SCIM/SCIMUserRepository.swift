@@ -139,8 +139,8 @@ public actor SCIMUserRepository: UserRepository {
         var isLowerBound = false
         if reachedEnd {
             total = seen // the end was seen: whatever the service said, this is the count
-        } else if let reportedTotal, reportedTotal > seen {
-            total = reportedTotal
+        } else if let reportedTotal, reportedTotal >= seen {
+            total = reportedTotal // consistent with what was seen: believed
         } else {
             // No total, or one that is already passed: at least one more than seen.
             total = seen + 1
