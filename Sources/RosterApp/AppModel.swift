@@ -218,6 +218,22 @@ public final class AppModel {
             list.refresh(selecting: user.id)
             detail.showSaved(user)
         }
+        form.onConflict = { [weak self, weak form] conflict in
+            guard let self, let form else { return }
+            let confirm = ConfirmModel(
+                title: "Someone changed \(conflict.original.name)",
+                message: "Changed on the server since you opened it: \(conflict.summary). Apply your edits to the server's version?",
+                confirmLabel: "Apply my edits", activity: activity,
+                action: { [weak form] in
+                    form?.rebase(onto: conflict.server)
+                    form?.submit()
+                })
+            confirm.onFinish = { [weak self, weak confirm] _ in
+                guard let self, let confirm else { return }
+                remove(.confirm(confirm))
+            }
+            push(.confirm(confirm))
+        }
         form.onFailure = { [weak self, weak form] error in
             guard let self, let form else { return }
             let title = if case .edit(let user) = mode { "Could not save \(user.name)" } else { "Could not create the user" }
