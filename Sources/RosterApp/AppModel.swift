@@ -17,6 +17,9 @@ public final class AppModel {
     /// Bottom to top; the first is always `.list`.
     public private(set) var screens: [Screen] = [.list]
     public private(set) var statusMessage: StatusMessage?
+    /// What the directory can do, learnt after each load (a SCIM service may not sort, or may
+    /// search only by prefix).
+    public private(set) var traits = DirectoryTraits.rosterAPI
     /// Whether the search line is open (after `/`).
     public private(set) var isSearching = false
     public private(set) var searchField = TextFieldState()
@@ -41,9 +44,26 @@ public final class AppModel {
         list.onSelectedUserChange = { [weak self] user in
             self?.detail.show(user)
         }
+        list.onReloadSuccess = { [weak self] in
+            self?.learnTraits()
+        }
         list.onReloadFailure = { [weak self] failure in
             self?.presentError(title: failure.title, error: failure.error) { [weak self] in
                 self?.list.retry()
+            }
+        }
+    }
+
+    /// Asks the repository what it can do, and says so when a search means less than usual.
+    private func learnTraits() {
+        let repository = self.repository
+        Task { [weak self] in
+            let learnt = await repository.traits()
+            guard let self else { return }
+            let searched = !list.searchText.isEmpty
+            if traits != learnt { traits = learnt }
+            if searched, let limitation = learnt.searchLimitation {
+                showStatus(limitation.prefix(1).uppercased() + limitation.dropFirst(), kind: .warning)
             }
         }
     }
@@ -89,7 +109,14 @@ public final class AppModel {
     public func select(row: Int) { if listOnTop { list.select(row: row) } }
     public func scroll(by rows: Int) { if listOnTop { list.scroll(by: rows) } }
 
-    public func cycleSort() { if listIdle { list.cycleSort() } }
+    public func cycleSort() {
+        guard listIdle else { return }
+        guard traits.canSort else {
+            showStatus("This server cannot sort: the list is in its own order", kind: .warning)
+            return
+        }
+        list.cycleSort()
+    }
     public func refresh() { if listIdle { list.refresh() } }
 
     private var listOnTop: Bool { screens.count == 1 }

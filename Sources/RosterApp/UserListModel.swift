@@ -37,6 +37,8 @@ public final class UserListModel {
     @ObservationIgnored public var onSelectedUserChange: (@MainActor (User?) -> Void)?
     /// Told when a reload fails (first load, search, sort, refresh): the error dialog.
     @ObservationIgnored public var onReloadFailure: (@MainActor (ListFailure) -> Void)?
+    /// Told after each load, search, sort or refresh that succeeded.
+    @ObservationIgnored public var onReloadSuccess: (@MainActor () -> Void)?
 
     @ObservationIgnored let repository: any UserRepository
     @ObservationIgnored let activity: Activity
@@ -165,6 +167,7 @@ public final class UserListModel {
         place(selection: target, screenRow: request.screenRow)
         loadVisiblePages()
         reportSelection()
+        onReloadSuccess?()
     }
 
     private func failReload(_ request: ReloadRequest, generation: Int, error: any Error) {

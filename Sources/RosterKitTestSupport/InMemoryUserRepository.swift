@@ -68,6 +68,11 @@ public actor InMemoryUserRepository: UserRepository {
     public func hideTotals() { hidesTotals = true }
     private var hidesTotals = false
 
+    /// What `traits()` answers: a SCIM service that cannot sort, say.
+    public func setTraits(_ traits: DirectoryTraits) { configuredTraits = traits }
+    private var configuredTraits = DirectoryTraits.rosterAPI
+    public func traits() async -> DirectoryTraits { configuredTraits }
+
     /// The next call of `operation` (any operation when nil) fails with `error`, once.
     /// Several scripted failures are used in order.
     public func failNext(_ operation: Operation? = nil, with error: APIError, times: Int = 1) {

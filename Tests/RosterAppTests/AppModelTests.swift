@@ -556,3 +556,39 @@ struct EditConflictTests {
         }
     }
 }
+
+@Suite("AppModel: what the server cannot do is said", .timeLimit(.minutes(1)))
+@MainActor
+struct DirectoryTraitsTests {
+    let repository = InMemoryUserRepository(generatedCount: 30)
+
+    func started() async -> AppModel {
+        await repository.setTraits(DirectoryTraits(
+            dialect: .scim, canSort: false, hasRoles: false,
+            searchLimitation: SCIMSearchMode.startsWith.summary))
+        let app = AppModel(repository: repository, clock: ManualClock())
+        app.setListViewport(height: 10)
+        app.start()
+        await app.activity.waitForLoads()
+        #expect(await eventually { app.traits.dialect == .scim })
+        return app
+    }
+
+    @Test func sortingAServerThatCannotSortSaysSoAndChangesNothing() async {
+        let app = await started()
+        let calls = await repository.listCalls().count
+        app.cycleSort()
+        #expect(app.statusMessage?.text == "This server cannot sort: the list is in its own order")
+        #expect(app.list.sort == .default)
+        #expect(await repository.listCalls().count == calls, "nothing was asked of the server")
+    }
+
+    @Test func aSearchSaysWhatSearchMeansOnThisServer() async {
+        let app = await started()
+        app.startSearch()
+        app.editSearch(.insert("User 1"))
+        app.commitSearch()
+        await app.activity.waitForLoads()
+        #expect(await eventually { app.statusMessage?.text.hasPrefix("This server searches by prefix") == true })
+    }
+}

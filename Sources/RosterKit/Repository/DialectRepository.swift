@@ -65,4 +65,10 @@ public actor DialectRepository: UserRepository {
     public func delete(id: String) async throws {
         try await repository().delete(id: id)
     }
+
+    /// The traits of the dialect found; the Roster API's until the probe has answered.
+    public func traits() async -> DirectoryTraits {
+        guard let resolved else { return .rosterAPI }
+        return await resolved.traits()
+    }
 }

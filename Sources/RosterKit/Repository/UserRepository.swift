@@ -13,6 +13,8 @@ public protocol UserRepository: Sendable {
     /// Removes the user. A delete whose answer was lost and whose retry finds the user gone
     /// counts as done.
     func delete(id: String) async throws
+    /// What this directory can do; asked after the first successful load.
+    func traits() async -> DirectoryTraits
 }
 
 extension UserRepository {

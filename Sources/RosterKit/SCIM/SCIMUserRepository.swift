@@ -35,6 +35,13 @@ public actor SCIMUserRepository: UserRepository {
         return capabilities
     }
 
+    public func traits() async -> DirectoryTraits {
+        let capabilities = knownCapabilities ?? SCIMCapabilities()
+        return DirectoryTraits(
+            dialect: .scim, canSort: capabilities.sort, hasRoles: capabilities.hasRoles,
+            searchLimitation: searchMode == .contains ? nil : searchMode.summary)
+    }
+
     // MARK: Reading
 
     public func list(_ query: UserQuery) async throws -> Page<User> {

@@ -27,7 +27,9 @@ struct Presenter {
         } else {
             connection = .connected
         }
-        return HeaderContent(server: serverLabel, userCount: list.state.value.map(\.total), connection: connection, spinner: spinner)
+        // Name the dialect once it is known, when the label does not already (--api auto).
+        let dialect = model.traits.dialect == .scim && !serverLabel.contains(Dialect.scim.label) ? "\(Dialect.scim.label) · " : ""
+        return HeaderContent(server: dialect + serverLabel, userCount: list.state.value.map(\.total), connection: connection, spinner: spinner)
     }
 
     func listContent(focused: Bool) -> ListContent {

@@ -1,0 +1,24 @@
+/// What the app may offer on this directory: the same views for every server, with what a
+/// server cannot do said rather than pretended (DESIGN.md, "Two dialects, one app").
+public struct DirectoryTraits: Sendable, Equatable {
+    public var dialect: Dialect
+    public var canSort: Bool
+    public var hasRoles: Bool
+    /// What a search matches here, when it is less than the usual substring search (a SCIM
+    /// service that only takes `sw` or `eq` filters, or none); nil for the usual.
+    public var searchLimitation: String?
+
+    public init(dialect: Dialect, canSort: Bool = true, hasRoles: Bool = true, searchLimitation: String? = nil) {
+        self.dialect = dialect
+        self.canSort = canSort
+        self.hasRoles = hasRoles
+        self.searchLimitation = searchLimitation
+    }
+
+    public static let rosterAPI = DirectoryTraits(dialect: .roster)
+}
+
+extension UserRepository {
+    /// The Roster API does everything; other repositories say what they cannot.
+    public func traits() async -> DirectoryTraits { .rosterAPI }
+}
