@@ -119,7 +119,7 @@ struct GroupMembershipTests {
             for group in [ops, dev] {
                 _ = try await server.call(.post, "/api/v1/groups/\(group.id)/members", #"{"add":["\#(users[0].id)","\#(users[1].id)"]}"#)
             }
-            let removed = try await server.repository().delete(id: users[0].id)
+            let removed = try await server.call(.delete, "/api/v1/users/\(users[0].id)").data(User.self)
             #expect(removed.groups.map(\.name) == ["Dev", "Ops"], "the removed user, as they were")
             for group in [ops, dev] {
                 #expect(try await server.call(.get, "/api/v1/groups/\(group.id)").data(Group.self).memberCount == 1)
