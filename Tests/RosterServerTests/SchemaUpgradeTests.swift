@@ -6,7 +6,7 @@ import Testing
 
 @Suite("Upgrading a database made before groups")
 struct SchemaUpgradeTests {
-    @Test("users stored before groups come out with groups: [], exactly as UserJSON writes them now")
+    @Test("users stored before groups, and kept first answers, come out with groups: [] exactly as UserJSON writes them now")
     func usersGainGroups() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-upgrade-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -26,6 +26,10 @@ struct SchemaUpgradeTests {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [user.id, user.name, user.email, "admin", "active", Milliseconds.of(created), Milliseconds.of(created),
                                  SortKey.of(user.name), SortKey.of(user.email), json])
+            // And the first answer kept for an idempotency key, an envelope around that JSON.
+            try db.execute(sql: """
+                INSERT INTO idempotency_keys (key, request_body, user_id, response, created_at) VALUES ('k', x'7b7d', ?, ?, ?)
+                """, arguments: [user.id, #"{"success":true,"data":"# + json + #","error":null}"#, Milliseconds.of(created)])
         }
         try old.close()
 
@@ -34,6 +38,8 @@ struct SchemaUpgradeTests {
         #expect(stored == UserJSON.objectText(user))
         #expect(try await store.getEnvelope(id: user.id) == UserJSON.envelope(user))
         #expect(try await store.list(UserQuery()).items == [user])
+        let replay = try await store.firstAnswer(to: IdempotentRequest(key: "k", body: Data("{}".utf8)), at: created)
+        #expect(replay?.response == UserJSON.envelope(user))
         try store.pool.close()
     }
 }

@@ -140,7 +140,12 @@ enum Schema {
         END;
 
         -- Users stored before groups existed: their JSON gains `"groups":[]` before its closing
-        -- brace, as `UserJSON` now writes it (no one is in a group yet).
+        -- brace, as `UserJSON` now writes it (no one is in a group yet). The first answers kept
+        -- for idempotency keys hold a user too, before the envelope's `},"error":null}` (which
+        -- cannot occur inside a JSON string, where every quote is escaped).
         UPDATE users SET json = substr(json, 1, length(json) - 1) || ',"groups":[]}';
+        UPDATE idempotency_keys
+            SET response = substr(response, 1, length(response) - 15) || ',"groups":[]},"error":null}'
+            WHERE substr(response, -15) = '},"error":null}';
         """
 }
