@@ -106,6 +106,11 @@ struct GroupMembershipTests {
             let atLimit = try await server.call(.post, path, #"{"remove":\#(thousand)}"#)
             #expect(atLimit.errorEnvelope?.code == "unknown_users")
             #expect(atLimit.errorEnvelope?.fields?.count == 1000)
+            // Long ids can make even 1,000 of them more than the 64 KiB any body may have.
+            let long = "[" + (0..<1000).map { #""\#(String(repeating: "x", count: 70))\#($0)""# }.joined(separator: ",") + "]"
+            let tooLarge = try await server.call(.post, path, #"{"add":\#(long)}"#)
+            #expect(tooLarge.status == 413)
+            #expect(tooLarge.errorEnvelope?.code == "payload_too_large")
             #expect(try await memberIDs(server, ops).isEmpty)
         }
     }
