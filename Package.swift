@@ -25,6 +25,9 @@ let package = Package(
         // directly (the bound port of a `Channel`, `ServiceGroup` for graceful shutdown).
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
+        // RosterKit's one HTTP stack, for http and https (TLS, HTTP/2, proxies, pooling).
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         // ncursesw; shim.h wraps the macros and globals Swift cannot import. No `pkgConfig:`
@@ -40,14 +43,28 @@ let package = Package(
         // The network core: wire models, endpoints, API client, repository. No UI, no server.
         .target(
             name: "RosterKit",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
             swiftSettings: strict
         ),
         // Test doubles shared by the test targets of every layer (scripted transport,
         // in-memory repository, manual clock).
         .target(
             name: "RosterKitTestSupport",
-            dependencies: ["RosterKit", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "RosterKit", .product(name: "Logging", package: "swift-log"),
+                // A TLS listener for the transport's tests.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
             swiftSettings: strict
         ),
         // @MainActor view models: pure Swift, no ncurses, no transport.
@@ -100,7 +117,7 @@ let package = Package(
         // `make bench-server`'s client side: APIClient fetching pages one at a time.
         .executableTarget(
             name: "roster-bench",
-            dependencies: ["RosterKit", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["RosterKit", "RosterKitTestSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(
@@ -129,12 +146,12 @@ let package = Package(
         ),
         .testTarget(
             name: "RosterCommandTests",
-            dependencies: ["roster", "RosterApp"],
+            dependencies: ["roster", "RosterApp", "RosterKit", "RosterKitTestSupport", "RosterServer"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["RosterKit", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["RosterKit", "RosterKitTestSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
     ]

@@ -119,22 +119,24 @@ done
 
 client=$("$BIN/roster-bench" "$URL" "$TOKEN" "$DURATION")
 field() { echo "$client" | sed -n "s/.*$1=\([0-9]*\).*/\1/p"; }
-client_rps=$(field apiclient_socket_rps)
+client_rps=$(field apiclient_rps)
 read -r wrk_c1 _ <<<"${results[cached-0-1]}"
 client_ratio=$(echo "scale=4; $client_rps / $wrk_c1" | bc)
 percent_of_wrk() { printf '%.0f%%' "$(echo "scale=4; $1 * 100 / $wrk_c1" | bc)"; }
-uncached_client_rps=$("$BIN/roster-bench" "$UNCACHED_URL" "$TOKEN" "$DURATION" --apiclient-only | sed -n 's/.*apiclient_socket_rps=\([0-9]*\).*/\1/p')
+uncached_client_rps=$("$BIN/roster-bench" "$UNCACHED_URL" "$TOKEN" "$DURATION" --apiclient-only | sed -n 's/.*apiclient_rps=\([0-9]*\).*/\1/p')
 read -r uncached_wrk_c1 _ <<<"${results[uncached-0-1]}"
 uncached_client_ratio=$(echo "scale=4; $uncached_client_rps / $uncached_wrk_c1" | bc)
 echo
 echo "client, first page, one request at a time (cached server, wrk -c1: $wrk_c1 req/s):"
-printf '  APIClient + SocketTransport:      %6d req/s = %s of wrk -c1\n' "$client_rps" "$(percent_of_wrk "$client_rps")"
-printf '  APIClient + URLSessionTransport:  %6d req/s = %s\n' "$(field apiclient_urlsession_rps)" "$(percent_of_wrk "$(field apiclient_urlsession_rps)")"
-printf '  bare SocketTransport:             %6d req/s = %s\n' "$(field socket_rps)" "$(percent_of_wrk "$(field socket_rps)")"
-printf '  bare URLSessionTransport:         %6d req/s = %s\n' "$(field urlsession_rps)" "$(percent_of_wrk "$(field urlsession_rps)")"
+printf '  APIClient + AsyncHTTPTransport:   %6d req/s = %s of wrk -c1\n' "$client_rps" "$(percent_of_wrk "$client_rps")"
+printf '  bare AsyncHTTPTransport:          %6d req/s = %s\n' "$(field transport_rps)" "$(percent_of_wrk "$(field transport_rps)")"
 printf '  decoding the page alone:          %6d per s\n' "$(field decode_per_s)"
 echo "client, first page, one request at a time (uncached server, wrk -c1: $uncached_wrk_c1 req/s):"
-printf '  APIClient + SocketTransport:      %6d req/s = %.0f%% of wrk -c1\n' "$uncached_client_rps" "$(echo "$uncached_client_ratio * 100" | bc)"
+printf '  APIClient + AsyncHTTPTransport:   %6d req/s = %.0f%% of wrk -c1\n' "$uncached_client_rps" "$(echo "$uncached_client_ratio * 100" | bc)"
+
+echo
+echo "cancelling a request (AsyncHTTPTransport against loopback listeners):"
+"$BIN/roster-bench" --cancel | sed 's/^/  /'
 
 verdict() { if [ "$(echo "$1" | bc)" = 1 ]; then echo "met"; else echo "MISSED"; fi; }
 echo
@@ -146,6 +148,6 @@ for mode in cached uncached; do
     printf '  %-8s first page at 8 connections >= 40%% of the floor: %.0f%% (%s)\n' "$mode" \
         "$(echo "$first_c8_ratio * 100" | bc)" "$(verdict "$first_c8_ratio >= 0.40")"
     printf '  %-8s search p99 <= 20 ms at 1 connection:           %.2f ms (%s)\n' "$mode" "$search_p99" "$(verdict "$search_p99 <= 20")"
-    printf '  %-8s APIClient (SocketTransport) >= 50%% of wrk -c1:  %.0f%% (%s)\n' "$mode" \
+    printf '  %-8s APIClient (AsyncHTTPTransport) >= 50%% of wrk -c1: %.0f%% (%s)\n' "$mode" \
         "$(echo "$ratio * 100" | bc)" "$(verdict "$ratio >= 0.50")"
 done

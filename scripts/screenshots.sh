@@ -13,11 +13,14 @@ WORK=$(mktemp -d /tmp/roster-shots.XXXXXX)
 SOCKET="roster-shots-$$-0"
 SESSIONS=0
 SERVER_PID=""
+SCIM_PID=""
+ROSTER_ARGS=""
 mkdir -p "$OUT"
 
 cleanup() {
   tmux -L "$SOCKET" kill-server 2>/dev/null || true
   [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null || true
+  [ -n "$SCIM_PID" ] && kill -9 "$SCIM_PID" 2>/dev/null || true
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -40,7 +43,7 @@ start_roster() {
   SESSIONS=$((SESSIONS + 1))
   SOCKET="roster-shots-$$-$SESSIONS"
   tmux -L "$SOCKET" -f /dev/null new-session -d -s shot -x "$1" -y "$2" \
-    "env TERM=xterm-256color XDG_STATE_HOME=$WORK/state $BIN/roster --server $URL --token $TOKEN"
+    "env TERM=xterm-256color XDG_STATE_HOME=$WORK/state $BIN/roster --server $URL --token $TOKEN $ROSTER_ARGS"
 }
 
 # wait_for TEXT: until the screen shows TEXT (20 s at most).
@@ -120,3 +123,59 @@ start_server failing --fail-first 100
 start_roster 120 40
 wait_for "Retry"
 shot error-dialog 120 40 "roster — error dialog"
+
+# 7. A SCIM service: PyPI's scim2-server (make scim-peer), with users as an identity provider
+#    would provision them (titles, phones, enterprise attributes).
+[ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null || true
+SCIM_PYTHON=${SCIM_PYTHON:-.build/scim-peer/bin/python3}
+TOKEN="shots-scim-token"
+"$SCIM_PYTHON" scripts/scim/scim2_server_port0.py --hostname 127.0.0.1 --port 0 --bearer-token "$TOKEN" >"$WORK/scim.log" 2>&1 &
+SCIM_PID=$!
+for _ in $(seq 1 200); do grep -q SCIM_PORT= "$WORK/scim.log" && break; sleep 0.05; done
+URL="http://127.0.0.1:$(sed -n 's/^SCIM_PORT=//p' "$WORK/scim.log")/v2"
+"$PYTHON" - "$URL" "$TOKEN" <<'PY'
+import json, sys, urllib.request
+url, token = sys.argv[1], sys.argv[2]
+people = [("Amara", "Okafor", "Engineering", "Staff Engineer"), ("Björn", "Lindqvist", "Finance", "Controller"),
+          ("李", "娜", "Sales", "Account Executive"), ("Fatima", "Al-Sayed", "Legal", "Counsel"),
+          ("Mateo", "García", "Engineering", "SRE"), ("Priya", "Raman", "Product", "Product Manager"),
+          ("Olga", "Ivanova", "Support", "Team Lead"), ("Kenji", "Watanabe", "Engineering", "Developer"),
+          ("Zoë", "Martin", "Marketing", "Designer"), ("Noah", "Cohen", "Security", "Analyst")]
+operations = []
+for n in range(60):
+    given, family, department, title = people[n % len(people)]
+    handle = f"user{n:02d}"
+    operations.append({"method": "POST", "bulkId": f"b{n}", "path": "/Users", "data": {
+        "schemas": ["urn:ietf:params:scim:schemas:core:2.0:User", "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"],
+        "userName": f"{handle}@corp.example", "displayName": f"{given} {family}" + ("" if n < 10 else f" {n}"),
+        "name": {"givenName": given, "familyName": family}, "title": title, "active": n % 7 != 3,
+        "emails": [{"value": f"{handle}@corp.example", "type": "work", "primary": True}],
+        "phoneNumbers": [{"value": f"+1 555 01{n:02d}", "type": "work"}],
+        "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User": {"department": department, "employeeNumber": str(7000 + n)}}})
+body = json.dumps({"schemas": ["urn:ietf:params:scim:api:messages:2.0:BulkRequest"], "Operations": operations}).encode()
+request = urllib.request.Request(url + "/Bulk", data=body, method="POST",
+    headers={"Authorization": f"Bearer {token}", "Content-Type": "application/scim+json"})
+urllib.request.urlopen(request).read()
+PY
+ROSTER_ARGS="--api scim"
+start_roster 120 40
+wait_for "1 / 60"
+keys j j
+wait_for "3 / 60"
+sleep 0.3
+shot scim-list-and-detail 120 40 "roster — a SCIM 2.0 service (scim2-server)"
+
+# 8. A save refused with 412: someone suspends the user while the form is open.
+keys e
+wait_for "Edit "
+# The selected user: the third by display name, as roster sorts (sortBy=displayName).
+id=$(curl -s -H "Authorization: Bearer $TOKEN" "$URL/Users?count=3&sortBy=displayName&sortOrder=ascending" | "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["Resources"][2]["id"])')
+keys C-u
+tmux -L "$SOCKET" send-keys -t shot -l "Lí Nà (Sales)"
+curl -s -o /dev/null -X PATCH -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/scim+json" \
+  -d '{"schemas":["urn:ietf:params:scim:api:messages:2.0:PatchOp"],"Operations":[{"op":"replace","path":"active","value":false}]}' \
+  "$URL/Users/$id"
+keys Enter
+wait_for "Someone changed"
+shot scim-edit-conflict 120 40 "roster — someone changed the user (412)"
+keys Escape

@@ -158,6 +158,34 @@ public final class AppModel {
         push(.form(makeForm(.edit(user))))
     }
 
+    /// `S`: suspends the selected user, or reactivates a suspended one. One key and no question:
+    /// pressing it again undoes it.
+    public func toggleSuspended() {
+        guard listIdle else { return }
+        guard let selected = list.selectedUser else {
+            showStatus("No user selected", kind: .warning)
+            return
+        }
+        let user = detail.user?.id == selected.id ? detail.user ?? selected : selected
+        var draft = user.draft
+        draft.status = user.status == .suspended ? .active : .suspended
+        let verb = draft.status == .suspended ? "Suspended" : "Reactivated"
+        let repository = self.repository
+        _ = activity.startLoad { [weak self] in
+            do {
+                let saved = try await repository.update(id: user.id, with: draft)
+                guard let self else { return }
+                showStatus("\(verb) \(saved.name)")
+                list.refresh(selecting: saved.id)
+                detail.showSaved(saved)
+            } catch {
+                guard let self, let failure = APIError.shown(for: error) else { return }
+                let title = draft.status == .suspended ? "Could not suspend \(user.name)" : "Could not reactivate \(user.name)"
+                presentError(title: title, error: failure) { [weak self] in self?.toggleSuspended() }
+            }
+        }
+    }
+
     /// `d`: asks before deleting the selected user.
     public func deleteSelected() {
         guard listIdle else { return }
@@ -169,7 +197,7 @@ public final class AppModel {
         let confirm = ConfirmModel(
             title: "Delete user", message: "Delete \(user.name) <\(user.email)>? This cannot be undone.",
             confirmLabel: "Delete", isDestructive: true, activity: activity,
-            action: { _ = try await repository.delete(id: user.id) })
+            action: { try await repository.delete(id: user.id) })
         confirm.onFinish = { [weak self, weak confirm] outcome in
             guard let self, let confirm else { return }
             remove(.confirm(confirm))
@@ -189,6 +217,22 @@ public final class AppModel {
             if case .create = mode { showStatus("Created \(user.name)") } else { showStatus("Saved \(user.name)") }
             list.refresh(selecting: user.id)
             detail.showSaved(user)
+        }
+        form.onConflict = { [weak self, weak form] conflict in
+            guard let self, let form else { return }
+            let confirm = ConfirmModel(
+                title: "Someone changed \(conflict.original.name)",
+                message: "Changed on the server since you opened it: \(conflict.summary). Apply your edits to the server's version?",
+                confirmLabel: "Apply my edits", activity: activity,
+                action: { [weak form] in
+                    form?.rebase(onto: conflict.server)
+                    form?.submit()
+                })
+            confirm.onFinish = { [weak self, weak confirm] _ in
+                guard let self, let confirm else { return }
+                remove(.confirm(confirm))
+            }
+            push(.confirm(confirm))
         }
         form.onFailure = { [weak self, weak form] error in
             guard let self, let form else { return }

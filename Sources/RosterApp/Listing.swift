@@ -16,6 +16,9 @@ public struct Listing: Sendable, Equatable {
     public let sort: UserSort
     /// How many users match, across all pages.
     public internal(set) var total: Int
+    /// True when the server has not said how many match (some SCIM services): `total` is what
+    /// is known so far, at least one more than was seen, until a short page shows the end.
+    public internal(set) var totalIsLowerBound = false
 
     let window: PageWindow
     /// Which reload produced these results: answers for older ones are dropped.
@@ -29,6 +32,18 @@ public struct Listing: Sendable, Equatable {
         self.total = total
         self.window = window
         self.generation = generation
+    }
+
+    /// Takes in the total a page came with. An exact total replaces a guess; a guess only
+    /// raises what is known, since an earlier page's answer may arrive after a later one's.
+    mutating func learnTotal(from page: Page<User>) {
+        if !page.totalIsLowerBound {
+            total = page.total
+            totalIsLowerBound = false
+        } else if totalIsLowerBound || page.total >= total {
+            total = max(total, page.total)
+            totalIsLowerBound = true
+        }
     }
 
     /// How many pages are held in memory (loaded, loading or failed).

@@ -8,7 +8,7 @@ import RosterKit
 @MainActor
 @Observable
 public final class UserFormModel {
-    public let mode: FormMode
+    public private(set) var mode: FormMode
     public private(set) var name: TextFieldState
     public private(set) var email: TextFieldState
     public private(set) var role: Role
@@ -31,11 +31,18 @@ public final class UserFormModel {
     @ObservationIgnored public var onSaved: (@MainActor (User) -> Void)?
     /// Told when a submit failed for a reason that is not about a field (the error dialog).
     @ObservationIgnored public var onFailure: (@MainActor (APIError) -> Void)?
+    /// Told when a save was refused because someone changed the user meanwhile (412), with the
+    /// server's version.
+    @ObservationIgnored public var onConflict: (@MainActor (EditConflict) -> Void)?
 
     @ObservationIgnored private let repository: any UserRepository
     @ObservationIgnored private let activity: Activity
-    @ObservationIgnored private let initial: (name: String, email: String, role: Role, status: Status)
+    @ObservationIgnored private var initial: (name: String, email: String, role: Role, status: Status)
     @ObservationIgnored private var lastDraft: UserDraft?
+    /// The idempotency key of the create in progress: the same draft sent again (a retry from
+    /// the error dialog, or Enter once more after a failure) is the same action, so it keeps
+    /// its key and a server that replays keys creates the user once.
+    @ObservationIgnored private var idempotencyKey = IdempotencyKey.make()
 
     public init(mode: FormMode, repository: any UserRepository, activity: Activity) {
         self.mode = mode
@@ -218,7 +225,9 @@ public final class UserFormModel {
     }
 
     private func send(_ draft: UserDraft) {
+        if let lastDraft, lastDraft != draft { idempotencyKey = IdempotencyKey.make() }
         lastDraft = draft
+        let idempotencyKey = self.idempotencyKey
         submission = .submitting
         if formError != nil { formError = nil }
         if !serverErrors.isEmpty { serverErrors = [:] }
@@ -227,7 +236,7 @@ public final class UserFormModel {
         _ = activity.startLoad { [weak self] in
             do {
                 let user: User = switch mode {
-                case .create: try await repository.create(draft)
+                case .create: try await repository.create(draft, idempotencyKey: idempotencyKey)
                 case .edit(let original): try await repository.update(id: original.id, with: draft)
                 }
                 self?.saved(user)
@@ -265,9 +274,36 @@ public final class UserFormModel {
                 formError = unplaced.isEmpty ? failure.errorDescription : unplaced.joined(separator: " ")
             }
             if let first = FormField.allCases.first(where: { placed[$0] != nil }) { focus = first }
+        case .preconditionFailed:
+            guard case .edit(let original) = mode else { fallthrough }
+            submission = .editing
+            let repository = self.repository
+            _ = activity.startLoad { [weak self] in
+                do {
+                    let server = try await repository.get(id: original.id)
+                    self?.onConflict?(EditConflict(original: original, server: server))
+                } catch {
+                    guard let self, let failure = APIError.shown(for: error) else { return }
+                    submission = .failed(failure)
+                    onFailure?(failure)
+                }
+            }
         default:
             submission = .failed(failure)
             onFailure?(failure)
         }
+    }
+
+    /// After a conflict: the form now edits the server's version. Each field the person
+    /// changed keeps what they typed; every other field takes the server's value.
+    public func rebase(onto server: User) {
+        guard case .edit = mode else { return }
+        if name.text == initial.name { name = TextFieldState(server.name) }
+        if email.text == initial.email { email = TextFieldState(server.email) }
+        if role == initial.role { role = server.role }
+        if status == initial.status { status = server.status }
+        initial = (server.name, server.email, server.role, server.status)
+        mode = .edit(server)
+        submission = .editing
     }
 }

@@ -61,13 +61,13 @@ extension UserListModel {
         pageLoads[page] = nil
         switch result {
         case .success(let answer):
-            let totalChanged = answer.total != rowCount
+            let before = rowCount
             state.updateValue { listing in
                 listing.pages[page] = .loaded(answer.items)
                 // The directory changed since the first page: follow the server.
-                listing.total = answer.total
+                listing.learnTotal(from: answer)
             }
-            if totalChanged {
+            if rowCount != before {
                 place(selection: selection, screenRow: selection - scrollOffset)
                 loadVisiblePages()
             }

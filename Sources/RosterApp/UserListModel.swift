@@ -93,11 +93,13 @@ public final class UserListModel {
     /// How many pages are held in memory.
     public var cachedPageCount: Int { state.value?.cachedPageCount ?? 0 }
 
-    /// "1,234 / 100,000": the selected row's position, counted from 1.
+    /// "1,234 / 100,000": the selected row's position, counted from 1; "41 / 100+" when the
+    /// server has not said how many there are.
     public var positionLabel: String {
         let total = rowCount
         guard total > 0 else { return "0 / 0" }
-        return "\(CountFormat.grouped(selection + 1)) / \(CountFormat.grouped(total))"
+        let more = state.value?.totalIsLowerBound == true ? "+" : ""
+        return "\(CountFormat.grouped(selection + 1)) / \(CountFormat.grouped(total))\(more)"
     }
 
     // MARK: Loading
@@ -156,6 +158,7 @@ public final class UserListModel {
             window: window, generation: generation)
         for (number, page) in zip(request.pages, pages) {
             listing.pages[number] = .loaded(page.items)
+            listing.learnTotal(from: page)
         }
         let target = request.keepUserID.flatMap { listing.index(ofUserWithID: $0) } ?? request.selection
         state = .loaded(listing)

@@ -42,9 +42,9 @@ public actor GeneratedUserRepository: UserRepository {
         return User.fixture(number: number)
     }
 
-    public func create(_ draft: UserDraft) async throws -> User { throw Self.readOnly }
+    public func create(_ draft: UserDraft, idempotencyKey: String) async throws -> User { throw Self.readOnly }
     public func update(id: String, with draft: UserDraft) async throws -> User { throw Self.readOnly }
-    public func delete(id: String) async throws -> User { throw Self.readOnly }
+    public func delete(id: String) async throws { throw Self.readOnly }
 
     static let readOnly = APIError.forbidden(ErrorBody(code: "read_only", message: "This generated directory is read-only."))
 }

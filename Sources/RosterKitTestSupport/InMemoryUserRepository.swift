@@ -39,6 +39,11 @@ public actor InMemoryUserRepository: UserRepository {
 
     /// Every call, in the order they arrived (before any delay or failure).
     public private(set) var calls: [Call] = []
+    /// The idempotency key of every create call, in order.
+    public private(set) var idempotencyKeys: [String] = []
+    /// Creates that succeeded, by key: sent again with the same key and draft, the first
+    /// answer comes back (as roster-server does).
+    private var createdByKey: [String: (draft: UserDraft, user: User)] = [:]
 
     /// - Parameters:
     ///   - users: the directory's contents, stored as given (not validated: tests may need
@@ -57,6 +62,11 @@ public actor InMemoryUserRepository: UserRepository {
     }
 
     // MARK: Knobs
+
+    /// Answer as a SCIM service without `totalResults` does: the total is only what was seen
+    /// plus one, marked as a lower bound, until a page comes back short.
+    public func hideTotals() { hidesTotals = true }
+    private var hidesTotals = false
 
     /// The next call of `operation` (any operation when nil) fails with `error`, once.
     /// Several scripted failures are used in order.
@@ -118,7 +128,14 @@ public actor InMemoryUserRepository: UserRepository {
         }.sorted(by: Self.ordering(query.sort))
         let start = (query.page - 1) * query.perPage
         let items = start < matching.count ? Array(matching[start..<min(matching.count, start + query.perPage)]) : []
-        return Page(items: items, page: query.page, perPage: query.perPage, total: matching.count)
+        guard hidesTotals else {
+            return Page(items: items, page: query.page, perPage: query.perPage, total: matching.count)
+        }
+        let seen = start + items.count
+        let ended = items.count < query.perPage
+        var page = Page(items: items, page: query.page, perPage: query.perPage, total: ended ? seen : seen + 1)
+        page.totalIsLowerBound = !ended
+        return page
     }
 
     public func get(id: String) async throws -> User {
@@ -128,9 +145,17 @@ public actor InMemoryUserRepository: UserRepository {
         return user
     }
 
-    public func create(_ draft: UserDraft) async throws -> User {
+    public func create(_ draft: UserDraft, idempotencyKey: String) async throws -> User {
         calls.append(.create(draft))
+        idempotencyKeys.append(idempotencyKey)
         try await prepare(.create)
+        if let first = createdByKey[idempotencyKey] {
+            guard first.draft == draft else {
+                throw APIError.validationFailed(ErrorBody(code: "idempotency_key_reused", message: "This idempotency key was used for another request."))
+            }
+            return first.user
+        }
+        let sent = draft
         let draft = try validated(draft, excluding: nil)
         let id = String(format: "user-%06d", nextID)
         nextID += 1
@@ -138,6 +163,7 @@ public actor InMemoryUserRepository: UserRepository {
         let user = User(id: id, name: draft.name, email: draft.email, role: draft.role ?? .member,
                         status: draft.status ?? .active, createdAt: now, updatedAt: now)
         users[id] = user
+        createdByKey[idempotencyKey] = (sent, user)
         return user
     }
 
@@ -156,11 +182,10 @@ public actor InMemoryUserRepository: UserRepository {
         return user
     }
 
-    public func delete(id: String) async throws -> User {
+    public func delete(id: String) async throws {
         calls.append(.delete(id: id))
         try await prepare(.delete)
-        guard let user = users.removeValue(forKey: id) else { throw Self.notFound }
-        return user
+        guard users.removeValue(forKey: id) != nil else { throw Self.notFound }
     }
 
     // MARK: Semantics shared with the server

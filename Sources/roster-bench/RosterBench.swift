@@ -4,15 +4,20 @@ import RosterKit
 
 /// The client side of `make bench-server`: how many first pages per second RosterKit's
 /// `APIClient` fetches from a running server, one request at a time (what the TUI does), over
-/// `SocketTransport` (loopback, the embedded case) and over the default `URLSessionTransport`;
-/// and the bare transports and the decoding alone, so each share of the time is visible.
+/// `AsyncHTTPTransport`; and the bare transport and the decoding alone, so each share of the
+/// time is visible.
 ///
-/// Usage: roster-bench BASE_URL TOKEN [SECONDS] [--apiclient-only]
-/// (`--apiclient-only` measures only `APIClient` over `SocketTransport`, for a second server.)
+/// Usage: roster-bench BASE_URL TOKEN [SECONDS] [--apiclient-only], or roster-bench --cancel
+/// (how long a cancelled request takes to end, at each stage; see `CancelBench`).
+/// (`--apiclient-only` measures only the `APIClient`, for a second server.)
 @main
 struct RosterBench {
     static func main() async throws {
         let arguments = CommandLine.arguments
+        if arguments.count == 2, arguments[1] == "--cancel" {
+            try await CancelBench.run()
+            return
+        }
         guard arguments.count >= 3, let baseURL = URL(string: arguments[1]) else {
             FileHandle.standardError.write(Data("usage: roster-bench BASE_URL TOKEN [SECONDS] [--apiclient-only]\n".utf8))
             exit(2)
@@ -40,23 +45,23 @@ struct RosterBench {
             }
         }
 
-        let socketClient = try await clientRate(SocketTransport())
+        let transport = try AsyncHTTPTransport()
+        let client = try await clientRate(transport)
         if arguments.count > 4, arguments[4] == "--apiclient-only" {
-            print(String(format: "apiclient_socket_rps=%.0f", socketClient))
+            print(String(format: "apiclient_rps=%.0f", client))
+            await transport.shutdown()
             return
         }
-        let sessionClient = try await clientRate(URLSessionTransport())
-        let socket = try await transportRate(SocketTransport())
-        let session = try await transportRate(URLSessionTransport())
+        let bare = try await transportRate(transport)
         // The client's own work on one answer, without any network: decoding the envelope.
-        let body = try await SocketTransport().send(frozenRequest).body
+        let body = try await transport.send(frozenRequest).body
+        await transport.shutdown()
         let decoder = WireFormat.makeDecoder()
         let decodeRate = try await rate(for: 1) {
             let decoded = try WireFormat.decodeEnvelope(APIResponse<Page<User>>.self, from: body, decoder: decoder)
             precondition(decoded.data?.items.count == 50)
         }
-        print(String(format: "apiclient_socket_rps=%.0f apiclient_urlsession_rps=%.0f socket_rps=%.0f urlsession_rps=%.0f decode_per_s=%.0f",
-                     socketClient, sessionClient, socket, session, decodeRate))
+        print(String(format: "apiclient_rps=%.0f transport_rps=%.0f decode_per_s=%.0f", client, bare, decodeRate))
     }
 
     /// Calls `body` back to back for a warm-up second, then for `seconds`; returns calls per second.

@@ -26,12 +26,12 @@ struct Launcher {
 
         var embedded: RunningServer?
         let baseURL: URL
-        let token: String?
+        let tokens: TokenProvider?
         let serverLabel: String
         if let server = settings.server {
             baseURL = server
-            token = settings.token
-            serverLabel = Redaction.url(server)
+            tokens = settings.token.map(TokenProvider.init)
+            serverLabel = (settings.api == .scim ? "SCIM 2.0 · " : settings.api == .roster ? "Roster API · " : "") + Redaction.url(server)
         } else {
             let configuration = ServerConfiguration(
                 databasePath: settings.database, seedCount: settings.seedUsers,
@@ -45,24 +45,36 @@ struct Launcher {
             logger.info("embedded server listening on \(server.url.absoluteString), database \(settings.database)")
             embedded = server
             baseURL = server.url
-            token = server.token
+            tokens = TokenProvider(.literal(server.token, origin: "the embedded server"))
             serverLabel = "embedded \(server.url.host ?? "127.0.0.1"):\(server.url.port ?? 0)"
         }
 
+        let transport: AsyncHTTPTransport
+        do {
+            transport = try AsyncHTTPTransport(options: settings.transportOptions(environment: ProcessInfo.processInfo.environment))
+        } catch {
+            await embedded?.shutdown()
+            throw LaunchError(error.localizedDescription)
+        }
         let client = APIClient(
-            baseURL: baseURL, token: token, transport: TransportSelection.transport(for: baseURL),
+            baseURL: baseURL, tokens: tokens, transport: transport,
             deadline: settings.requestTimeout, logger: makeLogger("roster.client"))
         let options = TerminalApp.Options(
             serverLabel: serverLabel, pageSize: settings.pageSize, colorMode: settings.colors, mouse: settings.mouse,
             scrollStyle: settings.scrolling)
         let exitCode: Int32
         do {
-            exitCode = try await TerminalApp.run(repository: RemoteUserRepository(client: client), options: options, logger: logger)
+            let repository = embedded != nil
+                ? DialectRepository(client: client, choice: .roster)
+                : DialectRepository(client: client, choice: settings.api)
+            exitCode = try await TerminalApp.run(repository: repository, options: options, logger: logger)
         } catch {
+            await transport.shutdown(waitingAtMost: .milliseconds(250))
             await embedded?.shutdown()
             throw LaunchError("\(error)")
         }
         logger.info("roster stopping (exit \(exitCode))")
+        await transport.shutdown(waitingAtMost: .milliseconds(250))
         await embedded?.shutdown()
         return exitCode
     }

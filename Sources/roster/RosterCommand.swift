@@ -22,11 +22,20 @@ struct RosterCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The user API server, e.g. https://users.example.com/roster/ (env ROSTER_SERVER).", valueName: "url"))
     var server: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "The server's API: auto (find out), roster (Roster API), or scim (SCIM 2.0; give the SCIM base URL, e.g. https://host/scim/v2) (env ROSTER_API).",
+        valueName: "auto|roster|scim"))
+    var api: String?
+
     @Option(name: .long, help: ArgumentHelp("The bearer token the server expects (env ROSTER_TOKEN).", valueName: "token"))
     var token: String?
 
     @Option(name: .long, help: ArgumentHelp("A configuration file (JSON with comments).", valueName: "file"))
     var config: String?
+
+    @Flag(name: .long, help: ArgumentHelp(
+        "Check the connection without starting the UI: address, proxy, TLS, round trip, API and token. Exit 0 when all is well."))
+    var check = false
 
     @Option(name: .customLong("demo-faults"), help: ArgumentHelp(
         "Make the embedded server fail this share (0 to 1) of requests with 503, to see the error dialog.", valueName: "rate"))
@@ -36,13 +45,18 @@ struct RosterCommand: AsyncParsableCommand {
         let settings: Settings
         do {
             settings = try Settings.resolve(
-                flags: Settings.Flags(server: server, token: token, config: config, demoFaults: demoFaults),
+                flags: Settings.Flags(server: server, token: token, config: config, demoFaults: demoFaults, api: api),
                 environment: ProcessInfo.processInfo.environment)
         } catch let error as SettingsError {
             throw ValidationError(error.message)
         }
         if settings.server != nil && demoFaults != nil {
             throw ValidationError("--demo-faults applies to the embedded server only; leave out --server to use it.")
+        }
+        if check {
+            let code = await ConnectionCheck(settings: settings, environment: ProcessInfo.processInfo.environment) { print($0) }.run()
+            if code != 0 { throw ExitCode(code) }
+            return
         }
         let exitCode = try await Launcher(settings: settings).run()
         if exitCode != 0 { throw ExitCode(exitCode) }

@@ -1,6 +1,10 @@
 import Foundation
 import RosterKit
+import RosterKitTestSupport
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The real `roster` binary against a real `roster-server`, in a real terminal (tmux), driven
 /// by keys and judged by what the screen shows. Serialized: each scenario runs two processes
@@ -33,6 +37,84 @@ struct EndToEndTests {
         try await session.tmux.waitFor("1 / 2,000")
         let first = firstPage.items[0]
         try await waitUntil("the detail pane to show the first user again") { try session.detailPane().contains(first.id) }
+    }
+
+    @Test func aServerThatNeverAcceptsShowsTheErrorDialogWithinTheRequestTimeout() async throws {
+        // The TCP handshake never completes: the listener's accept queue is full.
+        let listener = try LoopbackListener(backlog: 0, accepting: false)
+        let fillers = try listener.fillAcceptQueue()
+        defer { fillers.forEach { close($0) }; listener.close() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-e2e-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let session = try RosterSession(url: listener.url, token: "some-token", directory: directory,
+                                        settings: #"{ "requestTimeoutSeconds": 3 }"#)
+        let screen = try await session.tmux.waitFor("Could not load the users", timeout: .seconds(10))
+        let elapsed = clock.now - started
+        #expect(elapsed < .seconds(5), "the dialog came after \(elapsed)")
+        #expect(screen.contains("The server did not answer in time."))
+        #expect(screen.contains("Retry    Esc  Close"))
+        try session.tmux.send("q")
+        let log = try String(contentsOf: directory.appendingPathComponent("state/roster/roster.log"), encoding: .utf8)
+        #expect(!log.contains("some-token"), "the token never reaches the log file")
+    }
+
+    @Test func managingTheUsersOfASCIMService() async throws {
+        let peer = try SCIMPeer()
+        defer { peer.stop() }
+        try await peer.seed(300, bulk: true)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-e2e-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let session = try RosterSession(url: peer.url, token: SCIMPeer.token, directory: directory, arguments: ["--api", "scim"])
+        let first = try await session.tmux.waitFor("1 / 300")
+        #expect(first.contains("SCIM 2.0"), "the header names the dialect")
+        #expect(first.contains("Seeded User 0001"))
+
+        // Search: the service filters (userName, displayName or emails containing the text).
+        try session.tmux.send("/")
+        try session.tmux.type("user-012")
+        try session.tmux.send("Enter")
+        try await session.tmux.waitFor("1 / 10 ")
+        try session.tmux.send("Escape")
+        try await session.tmux.waitFor("1 / 300")
+
+        // Create through the form; userName defaults to the email.
+        try session.tmux.send("n")
+        try await session.tmux.waitFor("New user")
+        try session.tmux.type("Ana Silva")
+        try session.tmux.send("Tab")
+        try session.tmux.type("ana.silva@example.com")
+        try session.tmux.send("Enter")
+        try await session.tmux.waitFor("Created Ana Silva")
+        let users = SCIMUserRepository(client: peer.client())
+        let created = try #require(try await users.list(UserQuery(search: "ana.silva@example.com")).items.first)
+        #expect(created.scim?.userName == "ana.silva@example.com")
+
+        // Edit the new user (the list selects it after the create).
+        try session.tmux.send("e")
+        try await session.tmux.waitFor("Edit Ana Silva")
+        try session.tmux.send("C-u")
+        try session.tmux.type("Ana Silva Costa")
+        try session.tmux.send("Enter")
+        try await session.tmux.waitFor("Saved Ana Silva Costa")
+        #expect(try await peer.raw(id: created.id)[attribute: "displayName"] == .string("Ana Silva Costa"))
+
+        // Suspend with one key.
+        try session.tmux.send("S")
+        try await session.tmux.waitFor("Suspended Ana Silva Costa")
+        #expect(try await peer.raw(id: created.id)[attribute: "active"] == .bool(false))
+
+        // The service goes away: the error dialog; it comes back: r loads again.
+        let port = peer.url.port ?? 0
+        peer.stop()
+        try session.tmux.send("R")
+        try await session.tmux.waitFor("Could not refresh the list")
+        let again = try SCIMPeer(port: port)
+        defer { again.stop() }
+        try await again.seed(300, bulk: true)
+        try session.tmux.send("r")
+        try await session.tmux.waitFor("1 / 300")
     }
 
     @Test func searchNarrowsTheList() async throws {

@@ -467,3 +467,92 @@ struct AppModelTests {
         #expect(app.isQuitRequested)
     }
 }
+
+@Suite("AppModel: suspend and reactivate", .timeLimit(.minutes(1)))
+@MainActor
+struct SuspendTests {
+    let clock = ManualClock()
+    let repository = InMemoryUserRepository(generatedCount: 5)
+
+    func started() async -> AppModel {
+        let app = AppModel(repository: repository, clock: clock)
+        app.setListViewport(height: 10)
+        app.start()
+        await app.activity.waitForLoads()
+        return app
+    }
+
+    @Test func capitalSSuspendsAndAgainReactivates() async throws {
+        let app = await started()
+        let first = try #require(app.list.selectedUser)
+        #expect(first.status != .suspended)
+        app.toggleSuspended()
+        await app.activity.waitForLoads()
+        #expect(await repository.user(id: first.id)?.status == .suspended)
+        #expect(app.statusMessage?.text == "Suspended \(first.name)")
+        app.toggleSuspended()
+        await app.activity.waitForLoads()
+        #expect(await repository.user(id: first.id)?.status == .active)
+        #expect(app.statusMessage?.text == "Reactivated \(first.name)")
+    }
+
+    @Test func aFailedSuspendShowsTheErrorWithRetry() async throws {
+        let app = await started()
+        let first = try #require(app.list.selectedUser)
+        await repository.failNext(.update, with: .serviceUnavailable(retryAfter: nil, nil))
+        app.toggleSuspended()
+        await app.activity.waitForLoads()
+        guard case .error(let dialog) = app.topScreen else {
+            Issue.record("expected the error dialog, got \(app.topScreen)")
+            return
+        }
+        #expect(dialog.title == "Could not suspend \(first.name)")
+        app.retry()
+        await app.activity.waitForLoads()
+        #expect(await repository.user(id: first.id)?.status == .suspended)
+    }
+}
+
+@Suite("AppModel: a save refused because someone changed the user", .timeLimit(.minutes(1)))
+@MainActor
+struct EditConflictTests {
+    let repository = InMemoryUserRepository(generatedCount: 5)
+
+    @Test func theDialogSaysWhatChangedAndOneKeyAppliesTheEditsToTheServersVersion() async throws {
+        let app = AppModel(repository: repository, clock: ManualClock())
+        app.setListViewport(height: 10)
+        app.start()
+        await app.activity.waitForLoads()
+        let original = try #require(app.list.selectedUser)
+        app.editSelected()
+        guard case .form(let form) = app.topScreen else {
+            Issue.record("expected the form")
+            return
+        }
+        form.focus(on: .name)
+        form.setText("Renamed Here", for: .name)
+        // Meanwhile someone else changes the status on the server.
+        var theirs = original
+        theirs.status = original.status == .suspended ? .active : .suspended
+        await repository.insert(theirs)
+        await repository.failNext(.update, with: .preconditionFailed(nil))
+        app.confirm()
+        await app.activity.waitForLoads()
+        guard case .confirm(let dialog) = app.topScreen else {
+            Issue.record("expected the conflict dialog, got \(app.topScreen)")
+            return
+        }
+        #expect(dialog.title == "Someone changed \(original.name)")
+        #expect(dialog.message.contains("Status: \(original.status.rawValue) → \(theirs.status.rawValue)"))
+        #expect(dialog.confirmLabel == "Apply my edits")
+        app.confirm()
+        await app.activity.waitForLoads()
+        let stored = await repository.user(id: original.id)
+        #expect(stored?.name == "Renamed Here", "my edit")
+        #expect(stored?.status == theirs.status, "their change, not overwritten")
+        guard case .list = app.topScreen else {
+            Issue.record("the form closes once saved, got \(app.topScreen)")
+            return
+        }
+    }
+}

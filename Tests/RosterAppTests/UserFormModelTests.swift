@@ -202,6 +202,33 @@ struct UserFormModelTests {
         #expect(await repository.calls.last == .create(UserDraft(name: "Zoe Quinn", email: "zoe@example.com", role: .member, status: .active)))
     }
 
+    @Test func sendingTheSameDraftAgainAfterAFailureIsTheSameActionWithTheSameKey() async {
+        let form = filledForm()
+        await repository.failNext(.create, with: .timedOut, times: 2)
+        form.submit()
+        await activity.waitForLoads()
+        #expect(form.retry(), "the error dialog's retry")
+        await activity.waitForLoads()
+        form.submit() // Enter once more, nothing changed
+        await activity.waitForLoads()
+        let keys = await repository.idempotencyKeys
+        #expect(keys.count == 3)
+        #expect(Set(keys).count == 1, "one action, one key: a server that replays keys creates the user once")
+        #expect(await repository.callCount(.create) == 3)
+    }
+
+    @Test func aChangedDraftIsANewActionWithANewKey() async {
+        let form = filledForm()
+        await repository.failNext(.create, with: .timedOut)
+        form.submit()
+        await activity.waitForLoads()
+        form.setText("Zoe Q. Quinn", for: .name)
+        form.submit()
+        await activity.waitForLoads()
+        let keys = await repository.idempotencyKeys
+        #expect(keys.count == 2 && keys[0] != keys[1])
+    }
+
     @Test func aDoubleSubmitSendsOnce() async {
         let form = filledForm()
         let gate = await repository.holdNext(.create)

@@ -157,3 +157,21 @@ struct UserListPagingTests {
         #expect(h.list.cachedPageCount == 1)
     }
 }
+
+@Suite("UserListModel: a server that does not say how many")
+@MainActor
+struct UserListUnknownTotalTests {
+    @Test func thePositionSaysWhatIsKnownUntilTheEndIsSeen() async {
+        let h = ListHarness(count: 120, height: 10)
+        await h.repository.hideTotals()
+        _ = await h.loaded()
+        #expect(h.list.positionLabel == "1 / 51+")
+        // Walking down asks for the next pages; each raises what is known.
+        for _ in 0..<6 {
+            h.list.moveToBottom()
+            await h.activity.waitForLoads()
+        }
+        #expect(h.list.positionLabel == "120 / 120", "a short page showed the end")
+        #expect(h.list.selectedRow == .user(.fixture(number: 120)))
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import RosterApp
+import RosterKit
 import Testing
 @testable import roster
 
@@ -42,19 +43,46 @@ struct SettingsTests {
         let env = ["ROSTER_SERVER": "http://env.example:2/", "ROSTER_TOKEN": "from-env"]
         let flagged = try resolve(Settings.Flags(server: "https://flag.example/roster/", token: "from-flag"), environment: env)
         #expect(flagged.server?.absoluteString == "https://flag.example/roster/")
-        #expect(flagged.token == "from-flag")
+        #expect(flagged.token == .literal("from-flag", origin: "--token"))
         let fromEnvironment = try resolve(environment: env)
         #expect(fromEnvironment.server?.absoluteString == "http://env.example:2/")
-        #expect(fromEnvironment.token == "from-env")
+        #expect(fromEnvironment.token == .literal("from-env", origin: "ROSTER_TOKEN"))
         let fromFile = try resolve(environment: ["ROSTER_SERVER": "", "ROSTER_TOKEN": ""])
         #expect(fromFile.server?.absoluteString == "http://file.example:1/", "an empty variable counts as unset")
-        #expect(fromFile.token == "from-file")
+        #expect(fromFile.token == .literal("from-file", origin: "token in the configuration file"))
     }
 
-    @Test func aTokenFileGivesItsFirstLine() throws {
+    @Test func aTokenFileIsNamedWithItsPathExpanded() throws {
         try "s3cret-token\nignored\n".write(toFile: folder + "/token", atomically: true, encoding: .utf8)
         _ = try writeConfig(#"{ "tokenFile": "~/token" }"#)
-        #expect(try resolve().token == "s3cret-token")
+        #expect(try resolve().token == .file(path: folder + "/token"))
+    }
+
+    @Test func aTokenCommandIsKeptToRunLater() throws {
+        _ = try writeConfig(#"{ "tokenCommand": "pass show roster" }"#)
+        let settings = try resolve()
+        #expect(settings.token == .command("pass show roster"))
+        #expect(settings.token?.summary == "tokenCommand", "the command itself is never shown")
+    }
+
+    @Test func onlyOneTokenSettingMayBeInTheFile() throws {
+        _ = try writeConfig(#"{ "token": "a", "tokenCommand": "echo b" }"#)
+        let error = try #require(throws: SettingsError.self) { try resolve() }
+        #expect(error.message.contains("only one of token, tokenFile and tokenCommand"))
+    }
+
+    @Test func transportSettingsAndProxiesFromTheEnvironment() throws {
+        let caFile = folder + "/ca.pem"
+        try "not checked here".write(toFile: caFile, atomically: true, encoding: .utf8)
+        _ = try writeConfig(#"{ "connectTimeoutSeconds": 1.5, "caFile": "~/ca.pem" }"#)
+        let settings = try resolve()
+        #expect(settings.connectTimeout == .milliseconds(1500))
+        #expect(settings.caFile == caFile)
+        let options = try settings.transportOptions(environment: ["HTTPS_PROXY": "http://proxy.example:3128", "NO_PROXY": "internal.example"])
+        #expect(options.proxies.https == ProxySettings.Proxy(host: "proxy.example", port: 3128))
+        #expect(options.connectTimeout == .milliseconds(1500))
+        #expect(options.caFile == caFile)
+        #expect(throws: APIError.self) { try settings.transportOptions(environment: ["HTTPS_PROXY": "socks5://p:1"]) }
     }
 
     @Test func commentsAreAllowedAndEverySettingIsRead() throws {
@@ -85,6 +113,9 @@ struct SettingsTests {
         (#"{ "colors": 1 }"#, "“colors” has the wrong type"),
         (#"{ "server": "ftp://x/" }"#, "is not a server URL"),
         (#"{ "pageSize": 10"#, "is not valid JSON"),
+        (#"{ "connectTimeoutSeconds": 0 }"#, "connectTimeoutSeconds must be above 0"),
+        (#"{ "caFile": "/nonexistent/ca.pem" }"#, "caFile /nonexistent/ca.pem cannot be read"),
+        (#"{ "tokenFile": "/nonexistent/token" }"#, "Cannot read a token from /nonexistent/token"),
     ])
     func aBadFileIsAnErrorThatSaysWhatIsWrong(text: String, expected: String) throws {
         let path = try writeConfig(text, to: folder + "/bad.json")

@@ -48,15 +48,16 @@ struct EndpointTests {
     }
 
     @Test func createPostsTheDraftAsSnakeCaseJSON() throws {
-        let request = try request(.create(UserDraft(name: "Zoë Ångström", email: "zoe@example.com", role: .viewer, status: .invited)))
+        let request = try request(.create(UserDraft(name: "Zoë Ångström", email: "zoe@example.com", role: .viewer, status: .invited), idempotencyKey: "k-1"))
         #expect(request.method == .post)
+        #expect(request.headers["Idempotency-Key"] == "k-1")
         #expect(request.url.path == "/roster/api/v1/users")
         #expect(request.headers["Content-Type"] == "application/json")
         #expect(try jsonObject(request.body) == ["name": "Zoë Ångström", "email": "zoe@example.com", "role": "viewer", "status": "invited"])
     }
 
     @Test func createLeavesOutRoleAndStatusWhenUnset() throws {
-        let request = try request(.create(UserDraft(name: "Ana", email: "ana@example.com")))
+        let request = try request(.create(UserDraft(name: "Ana", email: "ana@example.com"), idempotencyKey: "k-2"))
         #expect(try jsonObject(request.body) == ["name": "Ana", "email": "ana@example.com"])
     }
 
@@ -72,6 +73,7 @@ struct EndpointTests {
         #expect(delete.method == .delete)
         #expect(delete.url.path == "/roster/api/v1/users/u1")
         #expect(delete.body == nil)
+        #expect(delete.headers["Idempotency-Key"] == nil, "only a create carries a key")
         let health = try request(.health)
         #expect(health.method == .get)
         #expect(health.url.path == "/roster/api/v1/health")

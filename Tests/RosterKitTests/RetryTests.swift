@@ -79,24 +79,6 @@ struct RetryTests {
         #expect(backoffs(clock) == [.seconds(10)])
     }
 
-    @Test func aPostIsNeverRetried() async throws {
-        let transport = ScriptedTransport(.respond(Self.unavailable))
-        let repository = RemoteUserRepository(client: makeClient(transport))
-        await #expect(throws: APIError.self) {
-            try await repository.create(UserDraft(name: "Ana", email: "ana@example.com"))
-        }
-        #expect(transport.requestCount == 1)
-    }
-
-    @Test func aPostThatLostItsConnectionIsNotRetriedEither() async throws {
-        let transport = ScriptedTransport(.fail(APIError.connectionLost))
-        let repository = RemoteUserRepository(client: makeClient(transport))
-        await #expect(throws: APIError.connectionLost) {
-            try await repository.create(UserDraft(name: "Ana", email: "ana@example.com"))
-        }
-        #expect(transport.requestCount == 1)
-    }
-
     @Test(arguments: [400, 401, 403, 404, 409, 422])
     func aClientErrorIsNeverRetried(status: Int) async throws {
         let transport = ScriptedTransport(.respond(.error(status, code: "c", message: "m")))
@@ -111,12 +93,14 @@ struct RetryTests {
             let transport = ScriptedTransport([.fail(APIError.connectionLost), .respond(Self.okUser)])
             let repository = RemoteUserRepository(client: makeClient(transport, clock: clock))
             let task = await start(clock, sleepers: 2) {
-                method == .put
-                    ? try await repository.update(id: "u1", with: UserDraft(name: "Ana", email: "ana@example.com"))
-                    : try await repository.delete(id: "u1")
+                if method == .put {
+                    #expect(try await repository.update(id: "u1", with: UserDraft(name: "Ana", email: "ana@example.com")) == sampleUser)
+                } else {
+                    try await repository.delete(id: "u1")
+                }
             }
             await clock.advance(by: .milliseconds(250))
-            #expect(try await task.value == sampleUser)
+            try await task.value
             #expect(transport.requests.map(\.method) == [method, method])
         }
     }

@@ -32,11 +32,12 @@ struct CRUDTests {
             #expect(page.items == [updated])
             #expect(page.total == 1)
 
-            let removed = try await users.delete(id: created.id)
+            // The contract answers a DELETE with the removed user.
+            let removed: User = try await server.client().send(UserEndpoint.delete(id: created.id))
             #expect(removed == updated)
             await #expect(throws: APIError.self) { try await users.get(id: created.id) }
             do {
-                _ = try await users.delete(id: created.id)
+                try await users.delete(id: created.id)
                 Issue.record("a second delete must fail")
             } catch let error as APIError {
                 #expect(error.status == 404)

@@ -1,12 +1,13 @@
 import Foundation
 import RosterKit
+import RosterKitTestSupport
 import RosterServer
 import Synchronization
 import Testing
 
 /// Counts the attempts that reach the network.
 private final class CountingTransport: HTTPTransport {
-    let base = URLSessionTransport()
+    let base = TestTransport.shared
     let statuses = Mutex<[Int]>([])
 
     func send(_ request: TransportRequest) async throws -> TransportResponse {

@@ -1,5 +1,6 @@
 import Foundation
 import RosterKit
+import RosterKitTestSupport
 @testable import RosterServer
 import Testing
 #if canImport(Glibc)
@@ -20,7 +21,7 @@ struct ProcessTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try ServerProcess(arguments: ["--port", "0", "--database", path, "--token", "kill-test", "--log-level", "warning"])
         let url = try await server.waitForListening()
-        let users = RemoteUserRepository(client: APIClient(baseURL: url, token: "kill-test", logger: quietLogger))
+        let users = RemoteUserRepository(client: APIClient(baseURL: url, token: "kill-test", transport: TestTransport.shared, logger: quietLogger))
 
         let acknowledged = try await withThrowingTaskGroup(of: [String].self) { group in
             for worker in 0..<10 {
@@ -64,7 +65,7 @@ struct ProcessTests {
         let token = String(try #require(tokenLines.first).dropFirst("token: ".count))
         #expect(token.count == 64)
 
-        let users = RemoteUserRepository(client: APIClient(baseURL: url, token: token, retryPolicy: .never, logger: quietLogger))
+        let users = RemoteUserRepository(client: APIClient(baseURL: url, token: token, transport: TestTransport.shared, retryPolicy: .never, logger: quietLogger))
         let inFlight = Task { try await users.list(UserQuery()) }
         // The call is in flight once the server logged its start (the latency holds it there).
         #expect(await eventually { server.stderr.contains("GET /api/v1/users started") })

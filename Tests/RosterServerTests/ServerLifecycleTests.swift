@@ -15,7 +15,7 @@ struct ServerLifecycleTests {
             ServerConfiguration(databasePath: directory.appendingPathComponent("db.sqlite").path, token: "t", seedCount: 2,
                                 faults: FaultInjection(latency: .milliseconds(500))),
             logger: logs.logger(level: .debug))
-        let users = RemoteUserRepository(client: APIClient(baseURL: server.url, token: "t", retryPolicy: .never, logger: quietLogger))
+        let users = RemoteUserRepository(client: APIClient(baseURL: server.url, token: "t", transport: TestTransport.shared, retryPolicy: .never, logger: quietLogger))
         let inFlight = Task { try await users.list(UserQuery()) }
         #expect(await eventually { logs.text.contains("GET /api/v1/users started") })
         await server.shutdown()

@@ -123,6 +123,7 @@ struct ViewTests {
     }
 
     @Test func aLongFieldScrollsToKeepTheCursorVisible() {
+        TextWidth.activateUTF8Locale() // wcwidth measures CJK as two columns only in a UTF-8 locale
         let window = FormView.visibleWindow(of: String(repeating: "a", count: 50) + "XYZ", cursor: 53, width: 20)
         #expect(window.text.hasSuffix("XYZ"))
         #expect(window.cursorColumn == 19)
@@ -164,6 +165,23 @@ struct ViewTests {
         for needle in ["Ana Silva", "ana@example.com", "admin", "active", "u1", "2023-11-14 22:13 UTC"] {
             #expect(text.contains(needle), "\(needle)")
         }
+    }
+
+    @Test func theDetailPaneShowsWhatASCIMServiceSentBeyondRostersFields() throws {
+        var user = mixedUsers[0]
+        user.scim = SCIMDetails(
+            userName: "asilva", displayName: "Ana Silva", givenName: "Ana", familyName: "Silva",
+            emails: ["ana@example.com", "ana@home.example"], title: "Engineer", phoneNumbers: ["+351 21 000 0000"],
+            groups: ["Platform", "On call"], department: "R&D", employeeNumber: "701984", manager: "João Costa",
+            version: #"W/"7""#)
+        let canvas = grid(50, 24)
+        DetailPane.draw(DetailContent(user: user), spinner: nil, in: Rect(row: 0, column: 0, width: 50, height: 24), on: canvas)
+        let text = canvas.text
+        for needle in ["Username asilva", "Given    Ana", "Emails   ana@example.com, ana@home.example", "Title    Engineer",
+                       "Groups   Platform, On call", "Dept.    R&D", "Emp. no. 701984", "Manager  João Costa", #"Version  W/"7""#] {
+            #expect(text.contains(needle), "\(needle)")
+        }
+        #expect(!text.contains("Display"), "the display name is already the title line")
     }
 
     @Test func theHintBarLeavesOutWholeHintsThatDoNotFit() {

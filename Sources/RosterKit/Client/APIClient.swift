@@ -22,7 +22,7 @@ public actor APIClient {
 
         public init(
             baseURL: URL,
-            transport: any HTTPTransport = URLSessionTransport(),
+            transport: any HTTPTransport,
             middlewares: [any ClientMiddleware] = [],
             retryPolicy: RetryPolicy = .default,
             deadline: Duration = .seconds(30),
@@ -41,6 +41,10 @@ public actor APIClient {
 
     public nonisolated let configuration: Configuration
     private let pipeline: NextHandler
+    /// Whether the server replays the first answer to a POST sent again with the same
+    /// `Idempotency-Key`; nil until someone has asked. Until it is known to, a POST whose
+    /// answer was lost is not resent.
+    public private(set) var serverReplaysIdempotencyKeys: Bool?
     private let encoder = WireFormat.makeEncoder()
     private let decoder = WireFormat.makeDecoder()
 
@@ -53,18 +57,38 @@ public actor APIClient {
     public init(
         baseURL: URL,
         token: String?,
-        transport: any HTTPTransport = URLSessionTransport(),
+        transport: any HTTPTransport,
+        retryPolicy: RetryPolicy = .default,
+        deadline: Duration = .seconds(30),
+        clock: any Clock<Duration> = ContinuousClock(),
+        logger: Logger = Logger(label: "roster.client")
+    ) {
+        self.init(
+            baseURL: baseURL, tokens: token.map { TokenProvider(.literal($0, origin: "token")) }, transport: transport,
+            retryPolicy: retryPolicy, deadline: deadline, clock: clock, logger: logger)
+    }
+
+    /// A client with the standard middleware, its token from `tokens` (refreshed on a 401).
+    public init(
+        baseURL: URL,
+        tokens: TokenProvider?,
+        transport: any HTTPTransport,
         retryPolicy: RetryPolicy = .default,
         deadline: Duration = .seconds(30),
         clock: any Clock<Duration> = ContinuousClock(),
         logger: Logger = Logger(label: "roster.client")
     ) {
         var middlewares: [any ClientMiddleware] = [UserAgentMiddleware()]
-        if let token { middlewares.append(BearerTokenMiddleware(token: token)) }
+        if let tokens { middlewares.append(BearerTokenMiddleware(tokens: tokens)) }
         middlewares.append(LoggingMiddleware(logger: logger))
         self.init(configuration: Configuration(
             baseURL: baseURL, transport: transport, middlewares: middlewares, retryPolicy: retryPolicy,
             deadline: deadline, clock: clock, logger: logger))
+    }
+
+    /// Records whether the server honours `Idempotency-Key` (from its health answer).
+    public func setServerReplaysIdempotencyKeys(_ replays: Bool) {
+        serverReplaysIdempotencyKeys = replays
     }
 
     /// Sends `endpoint` and returns the envelope's `data`, which must be present.
@@ -93,37 +117,42 @@ public actor APIClient {
         let request = try endpoint.makeRequest(baseURL: configuration.baseURL, encoder: encoder)
         let configuration = configuration
         let pipeline = pipeline
+        let keysReplayed = serverReplaysIdempotencyKeys == true
         return try await withDeadline(configuration.deadline, clock: configuration.clock) {
             try await Self.sendWithRetries(
-                request, pipeline: pipeline, configuration: configuration, clock: configuration.clock)
+                request, pipeline: pipeline, configuration: configuration, keysReplayed: keysReplayed,
+                clock: configuration.clock)
         }
     }
 
     private static func sendWithRetries<C: Clock<Duration>>(
-        _ request: TransportRequest, pipeline: NextHandler, configuration: Configuration, clock: C
+        _ request: TransportRequest, pipeline: NextHandler, configuration: Configuration, keysReplayed: Bool, clock: C
     ) async throws -> TransportResponse {
         let policy = configuration.retryPolicy
         let deadline = clock.now.advanced(by: configuration.deadline)
         var attempt = 1
+        var anEarlierAttemptMayHaveLanded = false
         while true {
             try Task.checkCancellation()
             let error: APIError
             do {
                 return try validated(try await pipeline(request))
+            } catch APIError.notFound(let body) where request.method == .delete && anEarlierAttemptMayHaveLanded {
+                // The first attempt deleted it and its answer was lost on the way back.
+                configuration.logger.notice(
+                    "DELETE \(Redaction.url(request.url)) answered 404 after an attempt whose answer was lost: counted as deleted",
+                    metadata: ["code": .string(body?.code ?? "")])
+                return TransportResponse(status: 204)
             } catch let apiError as APIError {
                 error = apiError
             } catch is CancellationError {
                 throw CancellationError()
-            } catch let urlError as URLError {
-                guard let mapped = APIError.fromURLError(urlError, host: request.url.host ?? "?") else {
-                    throw CancellationError()
-                }
-                error = mapped
             } catch {
                 if Task.isCancelled { throw CancellationError() }
                 throw APIError.transportFailed(String(describing: error))
             }
-            guard policy.shouldRetry(error, method: request.method, attempt: attempt) else { throw error }
+            if error.requestMayHaveArrived { anEarlierAttemptMayHaveLanded = true }
+            guard policy.shouldRetry(error, request: request, keysReplayed: keysReplayed, attempt: attempt) else { throw error }
             let delay = policy.delay(afterAttempt: attempt, error: error)
             // A wait that would outlast the deadline cannot lead anywhere: report the real failure.
             guard clock.now.advanced(by: delay) < deadline else { throw error }
@@ -139,6 +168,7 @@ public actor APIClient {
     static func validated(_ response: TransportResponse) throws -> TransportResponse {
         guard !(200...299).contains(response.status) else { return response }
         let body = (try? WireFormat.makeDecoder().decode(APIResponse<EmptyPayload>.self, from: response.body))?.error
+            ?? SCIMError.errorBody(from: response.body)
         throw APIError.forStatus(response.status, body: body, retryAfter: RetryAfter.parse(response.headers["Retry-After"]))
     }
 }

@@ -2,9 +2,8 @@
 ///
 /// Exponential backoff with full jitter (a random wait between zero and the exponential
 /// ceiling, so many clients do not retry in lockstep); a server's `Retry-After` on 429 and 503
-/// replaces the backoff, up to `maximumRetryAfter`. Only idempotent methods are retried
-/// (a POST might have created the user before the connection dropped), and only for
-/// errors where trying again can help.
+/// replaces the backoff, up to `maximumRetryAfter`. Only errors where trying again can help
+/// are retried, and only requests that cannot take effect twice (`mayResend`).
 public struct RetryPolicy: Sendable {
     /// Attempts in all, the first included. 1 means never retry.
     public var maximumAttempts: Int
@@ -40,10 +39,23 @@ public struct RetryPolicy: Sendable {
         return .nanoseconds(Int64.random(in: 0...nanoseconds))
     }
 
-    /// Whether attempt number `attempt` (1-based) that failed with `error` should be followed
-    /// by another.
-    public func shouldRetry(_ error: APIError, method: HTTPMethod, attempt: Int) -> Bool {
-        attempt < maximumAttempts && method.isIdempotent && error.isRetryable
+    /// Whether attempt number `attempt` (1-based) of `request` that failed with `error` should
+    /// be followed by another. `keysReplayed`: the server is known to honour `Idempotency-Key`.
+    public func shouldRetry(_ error: APIError, request: TransportRequest, keysReplayed: Bool, attempt: Int) -> Bool {
+        attempt < maximumAttempts && error.isRetryable && Self.mayResend(request, after: error, keysReplayed: keysReplayed)
+    }
+
+    /// Whether sending `request` again after `error` cannot apply it twice: an idempotent
+    /// method (GET, HEAD, PUT, DELETE); a request carrying an `Idempotency-Key` that the server
+    /// is known to replay; or any request that never reached the server (no connection could
+    /// be made). A POST or PATCH whose answer was lost is never sent again blindly.
+    public static func mayResend(_ request: TransportRequest, after error: APIError, keysReplayed: Bool) -> Bool {
+        if request.method.isIdempotent { return true }
+        if keysReplayed, request.headers[IdempotencyKey.header] != nil { return true }
+        switch error {
+        case .offline, .cannotConnect: return true
+        default: return false
+        }
     }
 
     /// How long to wait after attempt number `attempt` (1-based) failed with `error`.

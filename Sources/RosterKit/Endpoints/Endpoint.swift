@@ -12,11 +12,18 @@ public protocol Endpoint: Sendable {
     var queryParameters: [(name: String, value: String)] { get }
     /// The JSON body, or nil for none.
     func encodeBody(with encoder: JSONEncoder) throws -> Data?
+    /// Sent as `Idempotency-Key`: one random value per user action, the same on every retry
+    /// of it, so a server that honours it applies the action once.
+    var idempotencyKey: String? { get }
+    /// Headers that replace the defaults (`Accept`, `Content-Type`) or add to them (`If-Match`).
+    var headers: [(name: String, value: String)] { get }
 }
 
 extension Endpoint {
     public var queryParameters: [(name: String, value: String)] { [] }
     public func encodeBody(with encoder: JSONEncoder) throws -> Data? { nil }
+    public var idempotencyKey: String? { nil }
+    public var headers: [(name: String, value: String)] { [] }
 
     /// The request this endpoint sends to a server at `baseURL`, which may carry a path
     /// prefix (`https://host/roster/`).
@@ -46,6 +53,8 @@ extension Endpoint {
             throw .invalidRequest("Could not encode the request body: \(error)")
         }
         if body != nil { headers["Content-Type"] = "application/json" }
+        if let idempotencyKey { headers[IdempotencyKey.header] = idempotencyKey }
+        for field in self.headers { headers[field.name] = field.value }
         return TransportRequest(method: method, url: url, headers: headers, body: body)
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 public enum UserEndpoint: Endpoint, Equatable {
     case list(UserQuery)
     case get(id: String)
-    case create(UserDraft)
+    case create(UserDraft, idempotencyKey: String)
     case update(id: String, UserDraft)
     case delete(id: String)
     case health
@@ -33,9 +33,14 @@ public enum UserEndpoint: Endpoint, Equatable {
         return []
     }
 
+    public var idempotencyKey: String? {
+        if case .create(_, let key) = self { return key }
+        return nil
+    }
+
     public func encodeBody(with encoder: JSONEncoder) throws -> Data? {
         switch self {
-        case .create(let draft), .update(_, let draft): try encoder.encode(draft)
+        case .create(let draft, _), .update(_, let draft): try encoder.encode(draft)
         case .list, .get, .delete, .health: nil
         }
     }

@@ -18,6 +18,17 @@ extension APIError: LocalizedError {
             return "The request failed: \(Self.sentence(detail))"
         case .invalidRequest(let detail):
             return "Roster could not build the request: \(Self.sentence(detail))"
+        case .insecureConnection(let host, let reason):
+            return "Could not make a secure connection to \(host): \(Self.sentence(reason))"
+        case .proxyFailed(let detail):
+            return "The proxy failed: \(Self.sentence(detail))"
+        case .tokenUnavailable(let detail):
+            return "No token: \(Self.sentence(detail))"
+        case .createOutcomeUnknown(let existing):
+            guard let existing else {
+                return "The server did not answer, and no user with this email exists yet: the user was probably not created."
+            }
+            return "The server did not answer, but a user with this email now exists (\(existing.name), created \(ISO8601Timestamp.format(existing.createdAt))): most likely this request created them."
         case .badRequest(let body):
             return body?.message ?? "The server did not understand the request."
         case .unauthorized(let body):
@@ -28,6 +39,10 @@ extension APIError: LocalizedError {
             return body?.message ?? "That user no longer exists."
         case .conflict(let body):
             return body?.message ?? "That conflicts with another user."
+        case .preconditionFailed:
+            return "Someone changed this user on the server since you opened it."
+        case .notImplemented(let body):
+            return body?.message ?? "The server does not support this."
         case .payloadTooLarge(let body):
             return body?.message ?? "The request was too large for the server."
         case .unsupportedMediaType(let body):
@@ -62,13 +77,27 @@ extension APIError: LocalizedError {
         case .timedOut, .rateLimited, .serviceUnavailable, .serverError, .transportFailed:
             return "Retry in a moment."
         case .unauthorized:
-            return "Give a valid token with --token or the ROSTER_TOKEN environment variable."
+            return "Give a valid token with --token, ROSTER_TOKEN, tokenFile or tokenCommand; roster --check tests it."
+        case .insecureConnection:
+            return "If the server uses a private certificate authority, set caFile in the configuration to its certificate (PEM); roster --check shows the certificate."
+        case .proxyFailed:
+            return "Check HTTPS_PROXY, HTTP_PROXY and NO_PROXY; roster --check shows the proxy used."
+        case .tokenUnavailable:
+            return "Fix tokenFile or tokenCommand in the configuration; roster --check runs it."
+        case .createOutcomeUnknown(let existing):
+            return existing == nil
+                ? "Refresh the list; if the user is still missing, submit again."
+                : "Refresh the list to see them; submitting again would be refused as a duplicate."
         case .forbidden:
             return "Ask an administrator for a token with more rights."
         case .validationFailed, .conflict:
             return "Correct the highlighted fields and submit again."
         case .notFound:
             return "Refresh the list to see the current users."
+        case .preconditionFailed:
+            return "Look at the server's version, then apply your edits to it."
+        case .notImplemented:
+            return nil
         case .responseTooLarge, .decodingFailed, .unsuccessfulResponse, .missingData, .unexpectedStatus:
             return "The server may not speak Roster's API version; the log has the details."
         case .invalidRequest, .badRequest, .payloadTooLarge, .unsupportedMediaType:

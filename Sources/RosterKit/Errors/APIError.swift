@@ -11,6 +11,15 @@ public enum APIError: Error, Sendable, Equatable {
     case responseTooLarge(limitBytes: Int)
     case transportFailed(String)
     case invalidRequest(String)
+    /// TLS could not be set up: the certificate is not trusted, has the wrong name or expired.
+    case insecureConnection(host: String, reason: String)
+    /// The proxy named by HTTPS_PROXY or HTTP_PROXY refused or failed the tunnel.
+    case proxyFailed(String)
+    /// No token could be had from `tokenFile` or `tokenCommand`.
+    case tokenUnavailable(String)
+    /// A create whose answer was lost, sent to a server that does not replay idempotency
+    /// keys, so it was not sent again. `existing` is what a lookup by email found afterwards.
+    case createOutcomeUnknown(existing: User?)
 
     // The server answered with an error status.
     case badRequest(ErrorBody?)
@@ -18,12 +27,16 @@ public enum APIError: Error, Sendable, Equatable {
     case forbidden(ErrorBody?)
     case notFound(ErrorBody?)
     case conflict(ErrorBody?)
+    /// 412: the resource changed on the server since it was read (its ETag no longer matches).
+    case preconditionFailed(ErrorBody?)
     case payloadTooLarge(ErrorBody?)
     case unsupportedMediaType(ErrorBody?)
     case validationFailed(ErrorBody?)
     case rateLimited(retryAfter: Duration?, ErrorBody?)
     case serviceUnavailable(retryAfter: Duration?, ErrorBody?)
     case serverError(status: Int, ErrorBody?)
+    /// 501: the server does not do this at all (a SCIM service without PATCH, filter or sort).
+    case notImplemented(ErrorBody?)
     case unexpectedStatus(status: Int, ErrorBody?)
 
     // The server answered 2xx, but not with what the contract promises.
@@ -39,11 +52,13 @@ public enum APIError: Error, Sendable, Equatable {
         case 403: .forbidden(body)
         case 404: .notFound(body)
         case 409: .conflict(body)
+        case 412: .preconditionFailed(body)
         case 413: .payloadTooLarge(body)
         case 415: .unsupportedMediaType(body)
         case 422: .validationFailed(body)
         case 429: .rateLimited(retryAfter: retryAfter, body)
         case 503: .serviceUnavailable(retryAfter: retryAfter, body)
+        case 501: .notImplemented(body)
         case 500...599: .serverError(status: status, body)
         default: .unexpectedStatus(status: status, body)
         }
@@ -56,10 +71,21 @@ public enum APIError: Error, Sendable, Equatable {
         case .offline, .cannotConnect, .timedOut, .connectionLost, .transportFailed,
              .rateLimited, .serviceUnavailable, .serverError:
             true
-        case .responseTooLarge, .invalidRequest, .badRequest, .unauthorized, .forbidden, .notFound,
+        case .responseTooLarge, .invalidRequest, .insecureConnection, .proxyFailed, .tokenUnavailable,
+             .createOutcomeUnknown, .preconditionFailed, .notImplemented, .badRequest, .unauthorized, .forbidden, .notFound,
              .conflict, .payloadTooLarge, .unsupportedMediaType, .validationFailed,
              .unexpectedStatus, .decodingFailed, .unsuccessfulResponse, .missingData:
             false
+        }
+    }
+
+    /// Whether the server may have received and acted on the request although no answer came
+    /// back: the request was sent (or may have been) and then time ran out or the connection
+    /// broke. A failure to connect, or any HTTP answer, says for sure.
+    public var requestMayHaveArrived: Bool {
+        switch self {
+        case .timedOut, .connectionLost, .transportFailed: true
+        default: false
         }
     }
 
@@ -71,6 +97,8 @@ public enum APIError: Error, Sendable, Equatable {
         case .forbidden: 403
         case .notFound: 404
         case .conflict: 409
+        case .preconditionFailed: 412
+        case .notImplemented: 501
         case .payloadTooLarge: 413
         case .unsupportedMediaType: 415
         case .validationFailed: 422
@@ -85,7 +113,8 @@ public enum APIError: Error, Sendable, Equatable {
     public var body: ErrorBody? {
         switch self {
         case .badRequest(let body), .unauthorized(let body), .forbidden(let body), .notFound(let body),
-             .conflict(let body), .payloadTooLarge(let body), .unsupportedMediaType(let body),
+             .conflict(let body), .preconditionFailed(let body), .notImplemented(let body),
+             .payloadTooLarge(let body), .unsupportedMediaType(let body),
              .validationFailed(let body), .unsuccessfulResponse(let body):
             body
         case .rateLimited(_, let body), .serviceUnavailable(_, let body),

@@ -7,8 +7,14 @@ public enum HTTPMethod: String, Sendable, Hashable, CaseIterable {
     case delete = "DELETE"
     case head = "HEAD"
 
-    /// Whether sending the request twice has the same effect as once, so a retry is safe.
-    /// POST creates a new resource each time and is never retried.
+    /// Whether the request changes nothing on the server (RFC 9110 section 9.2.1).
+    public var isSafe: Bool {
+        self == .get || self == .head
+    }
+
+    /// Whether sending the request twice has the same effect as once (RFC 9110 section 9.2.2),
+    /// so a retry cannot do harm. POST and PATCH are not: a POST retried without an
+    /// idempotency key the server honours could create the user twice.
     public var isIdempotent: Bool {
         switch self {
         case .get, .put, .delete, .head: true

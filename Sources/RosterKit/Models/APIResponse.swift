@@ -91,9 +91,15 @@ public struct FieldError: Codable, Sendable, Equatable, Hashable {
 public struct HealthStatus: Codable, Sendable, Equatable {
     public var status: String
     public var version: String?
+    /// What the server can do beyond the base contract, e.g. `idempotency-key` (it replays the
+    /// first answer to a POST sent again with the same `Idempotency-Key`). Absent on older servers.
+    public var features: [String]?
 
-    public init(status: String, version: String? = nil) {
+    public init(status: String, version: String? = nil, features: [String]? = nil) {
         self.status = status
         self.version = version
+        self.features = features
     }
+
+    public static let idempotencyKeyFeature = "idempotency-key"
 }

@@ -5,6 +5,9 @@ public struct Page<Item: Sendable>: Sendable {
     public var page: Int
     public var perPage: Int
     public var total: Int
+    /// True when the server did not say how many there are (or said too few) and `total` is
+    /// only what is known: at least this many ("41 / 100+"). Not on the Roster wire.
+    public var totalIsLowerBound = false
 
     public init(items: [Item], page: Int, perPage: Int, total: Int) {
         self.items = items

@@ -12,6 +12,9 @@ public struct User: Codable, Sendable, Equatable, Hashable, Identifiable {
     /// The groups the user is a member of, by name. Read-only: membership is changed through
     /// the group. Absent in older servers' JSON, which decodes as no groups.
     public var groups: [GroupReference]
+    /// What a SCIM service sent beyond these fields; nil for the Roster API. Not part of the
+    /// Roster wire format.
+    public var scim: SCIMDetails? = nil
 
     public init(
         id: String, name: String, email: String, role: Role, status: Status,
@@ -59,6 +62,6 @@ public struct User: Codable, Sendable, Equatable, Hashable, Identifiable {
 
     /// The draft that would save this user unchanged: the starting point of an edit form.
     public var draft: UserDraft {
-        UserDraft(name: name, email: email, role: role, status: status)
+        UserDraft(name: name, email: email, role: role, status: status, userName: scim?.userName)
     }
 }

@@ -5,12 +5,16 @@ public struct UserDraft: Codable, Sendable, Equatable, Hashable {
     public var email: String
     public var role: Role?
     public var status: Status?
+    /// SCIM's `userName`, for services that require one; nil means "the email". Never sent
+    /// to the Roster API, which has no such field.
+    public var userName: String? = nil
 
-    public init(name: String, email: String, role: Role? = nil, status: Status? = nil) {
+    public init(name: String, email: String, role: Role? = nil, status: Status? = nil, userName: String? = nil) {
         self.name = name
         self.email = email
         self.role = role
         self.status = status
+        self.userName = userName
     }
 
     enum CodingKeys: String, CodingKey {

@@ -1,4 +1,4 @@
-/// `UserRepository` over the HTTP API.
+/// `UserRepository` over the Roster API.
 public struct RemoteUserRepository: UserRepository {
     public let client: APIClient
 
@@ -14,20 +14,46 @@ public struct RemoteUserRepository: UserRepository {
         try await client.send(UserEndpoint.get(id: id))
     }
 
-    public func create(_ draft: UserDraft) async throws -> User {
-        try await client.send(UserEndpoint.create(draft))
+    /// Sends the create with its idempotency key. A server that replays keys (its health
+    /// answer says so) gets the same request again when the answer is lost; any other server
+    /// does not, and the user is told what a lookup by email found instead.
+    public func create(_ draft: UserDraft, idempotencyKey: String) async throws -> User {
+        let replays = await learnWhetherKeysAreReplayed()
+        do {
+            return try await client.send(UserEndpoint.create(draft, idempotencyKey: idempotencyKey))
+        } catch let error as APIError where error.requestMayHaveArrived && !replays {
+            throw await outcomeOfLostCreate(draft)
+        }
     }
 
     public func update(id: String, with draft: UserDraft) async throws -> User {
         try await client.send(UserEndpoint.update(id: id, draft))
     }
 
-    public func delete(id: String) async throws -> User {
-        try await client.send(UserEndpoint.delete(id: id))
+    public func delete(id: String) async throws {
+        _ = try await client.response(for: UserEndpoint.delete(id: id))
     }
 
     /// Whether the server answers at all (no token needed).
     public func health() async throws -> HealthStatus {
         try await client.send(UserEndpoint.health)
+    }
+
+    /// Asks the server once; a server that cannot be asked now is taken not to replay keys,
+    /// and asked again next time.
+    private func learnWhetherKeysAreReplayed() async -> Bool {
+        if let known = await client.serverReplaysIdempotencyKeys { return known }
+        guard let health = try? await health() else { return false }
+        let replays = health.features?.contains(HealthStatus.idempotencyKeyFeature) ?? false
+        await client.setServerReplaysIdempotencyKeys(replays)
+        return replays
+    }
+
+    /// After a create whose answer was lost: looks the email up and says what it found.
+    private func outcomeOfLostCreate(_ draft: UserDraft) async -> APIError {
+        let email = draft.email.lowercased()
+        let page = try? await list(UserQuery(perPage: 20, search: draft.email))
+        let existing = page?.items.first { $0.email.lowercased() == email }
+        return .createOutcomeUnknown(existing: existing)
     }
 }

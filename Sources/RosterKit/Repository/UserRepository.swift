@@ -5,8 +5,19 @@
 public protocol UserRepository: Sendable {
     func list(_ query: UserQuery) async throws -> Page<User>
     func get(id: String) async throws -> User
-    func create(_ draft: UserDraft) async throws -> User
+    /// Creates a user. `idempotencyKey` names the user's action: the form passes the same key
+    /// when the same draft is submitted again after a failure, so a create whose answer was
+    /// lost is not made twice.
+    func create(_ draft: UserDraft, idempotencyKey: String) async throws -> User
     func update(id: String, with draft: UserDraft) async throws -> User
-    /// Returns the user as it was before removal.
-    func delete(id: String) async throws -> User
+    /// Removes the user. A delete whose answer was lost and whose retry finds the user gone
+    /// counts as done.
+    func delete(id: String) async throws
+}
+
+extension UserRepository {
+    /// Creates a user as a new action, with a fresh idempotency key.
+    public func create(_ draft: UserDraft) async throws -> User {
+        try await create(draft, idempotencyKey: IdempotencyKey.make())
+    }
 }

@@ -30,6 +30,7 @@ enum KeyBindings {
         case .character("/"): model.startSearch()
         case .escape: model.clearSearch()
         case .character("s"): model.cycleSort()
+        case .character("S"): model.toggleSuspended()
         case .character("n"): model.newUser()
         case .character("e"), .enter: model.editSelected()
         case .character("d"), .delete: model.deleteSelected()
@@ -118,7 +119,7 @@ enum KeyBindings {
             var hints = [Hint("j/k", "Move"), Hint("/", "Search"), Hint("n", "New"), Hint("e", "Edit"), Hint("d", "Delete")]
             if model.canRetry { hints.insert(Hint("r", "Retry"), at: 0) }
             if !model.list.searchText.isEmpty { hints.append(Hint("Esc", "Clear search")) }
-            hints += [Hint("s", "Sort"), Hint("R", "Refresh"), Hint("?", "Help"), Hint("q", "Quit")]
+            hints += [Hint("S", "Suspend"), Hint("s", "Sort"), Hint("R", "Refresh"), Hint("?", "Help"), Hint("q", "Quit")]
             return hints
         case .form(let form):
             let choose = form.focus.isText ? Hint("Ctrl-U", "Clear") : Hint("←/→", "Choose")

@@ -12,6 +12,7 @@ public enum KeyHelp {
             Hint("/", "Search names and emails"),
             Hint("Esc", "Clear the search"),
             Hint("s", "Change the sort order"),
+            Hint("S", "Suspend the selected user, or reactivate"),
             Hint("n", "New user"),
             Hint("e  Enter", "Edit the selected user"),
             Hint("d  Delete", "Delete the selected user"),

@@ -15,7 +15,7 @@ public enum DetailPane {
             return
         }
         let user = content.user
-        let lines: [(label: String, value: String, style: Style)]
+        var lines: [(label: String, value: String, style: Style)]
         if inner.height >= 9 {
             lines = [
                 ("", user.name, .bold),
@@ -35,6 +35,10 @@ public enum DetailPane {
                 ("Id", user.id, .dim),
                 ("Created", "\(timestamp(user.createdAt)) · updated \(timestamp(user.updatedAt))", .normal),
             ]
+        }
+        // What a SCIM service sent beyond Roster's fields, as far as the pane has room.
+        for field in user.scim?.fields ?? [] where !(field.label == "Display" && field.value == user.name) {
+            lines.append((field.label, field.value, field.label == "Version" ? .dim : .normal))
         }
         var row = inner.row
         for line in lines where row < inner.bottom {

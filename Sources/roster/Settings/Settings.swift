@@ -9,9 +9,15 @@ import RosterTUI
 struct Settings: Equatable {
     /// nil: start the embedded server.
     var server: URL?
-    var token: String?
+    /// Which API the server speaks: found out (`auto`), or fixed.
+    var api: DialectChoice = .auto
+    /// nil: no token (the embedded server makes its own).
+    var token: TokenSource?
+    /// A PEM file of certificate authorities trusted besides the system's.
+    var caFile: String?
     var pageSize = UserQuery.defaultPerPage
     var requestTimeout: Duration = .seconds(30)
+    var connectTimeout: Duration = .seconds(5)
     var colors: Terminal.ColorMode = .auto
     var mouse = true
     var scrolling = ScrollStyle.halfScreen
@@ -26,6 +32,7 @@ struct Settings: Equatable {
         var token: String?
         var config: String?
         var demoFaults: Double?
+        var api: String?
     }
 
     static func resolve(flags: Flags, environment: [String: String]) throws -> Settings {
@@ -45,10 +52,19 @@ struct Settings: Equatable {
         if let text = flags.server ?? environment["ROSTER_SERVER"].nonEmpty ?? file.server {
             settings.server = try serverURL(text)
         }
-        if let token = flags.token ?? environment["ROSTER_TOKEN"].nonEmpty ?? file.token {
-            settings.token = token
-        } else if let tokenFile = file.tokenFile {
-            settings.token = try readToken(paths.expand(tokenFile))
+        if let text = flags.api ?? environment["ROSTER_API"].nonEmpty ?? file.api {
+            guard let choice = DialectChoice(rawValue: text) else {
+                throw SettingsError("api must be one of auto, roster, scim, not “\(text)”.")
+            }
+            settings.api = choice
+        }
+        settings.token = try tokenSource(flags: flags, environment: environment, file: file, paths: paths)
+        if let caFile = file.caFile {
+            let path = paths.expand(caFile)
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw SettingsError("caFile \(path) cannot be read.")
+            }
+            settings.caFile = path
         }
         if let pageSize = file.pageSize {
             guard UserQuery.perPageRange.contains(pageSize) else {
@@ -59,6 +75,10 @@ struct Settings: Equatable {
         if let seconds = file.requestTimeoutSeconds {
             guard seconds > 0 else { throw SettingsError("requestTimeoutSeconds must be above 0.") }
             settings.requestTimeout = .milliseconds(Int(seconds * 1000))
+        }
+        if let seconds = file.connectTimeoutSeconds {
+            guard seconds > 0 else { throw SettingsError("connectTimeoutSeconds must be above 0.") }
+            settings.connectTimeout = .milliseconds(Int(seconds * 1000))
         }
         if let colors = file.colors {
             guard let mode = Terminal.ColorMode(rawValue: colors) else {
@@ -87,6 +107,13 @@ struct Settings: Equatable {
         return settings
     }
 
+    /// The transport's options: these settings plus the proxies the environment names.
+    func transportOptions(environment: [String: String]) throws(APIError) -> TransportOptions {
+        TransportOptions(
+            connectTimeout: connectTimeout, requestTimeout: requestTimeout, caFile: caFile,
+            proxies: try ProxySettings.from(environment: environment))
+    }
+
     static func serverURL(_ text: String) throws -> URL {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
             throw SettingsError("“\(text)” is not a server URL; give one like http://host:8080/.")
@@ -94,11 +121,32 @@ struct Settings: Equatable {
         return url
     }
 
-    private static func readToken(_ path: String) throws -> String {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-              let line = text.split(whereSeparator: \.isNewline).first?.trimmingCharacters(in: .whitespaces), !line.isEmpty
-        else { throw SettingsError("Cannot read a token from \(path).") }
-        return line
+    /// The first of --token, ROSTER_TOKEN, the file's token, tokenFile and tokenCommand. Only
+    /// one of the file's three may be set: two would leave a reader guessing which one wins.
+    private static func tokenSource(
+        flags: Flags, environment: [String: String], file: SettingsFile, paths: Paths
+    ) throws -> TokenSource? {
+        if let token = flags.token { return .literal(token, origin: "--token") }
+        if let token = environment["ROSTER_TOKEN"].nonEmpty { return .literal(token, origin: "ROSTER_TOKEN") }
+        let given = [file.token != nil, file.tokenFile != nil, file.tokenCommand != nil].filter { $0 }.count
+        guard given <= 1 else {
+            throw SettingsError("Set only one of token, tokenFile and tokenCommand in the configuration file.")
+        }
+        if let token = file.token { return .literal(token, origin: "token in the configuration file") }
+        if let tokenFile = file.tokenFile {
+            let path = paths.expand(tokenFile)
+            guard FileManager.default.isReadableFile(atPath: path) else {
+                throw SettingsError("Cannot read a token from \(path).")
+            }
+            return .file(path: path)
+        }
+        if let command = file.tokenCommand {
+            guard !command.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw SettingsError("tokenCommand is empty.")
+            }
+            return .command(command)
+        }
+        return nil
     }
 }
 

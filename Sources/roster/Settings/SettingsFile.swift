@@ -4,10 +4,14 @@ import Foundation
 /// default). Every key is optional; an unknown key is an error, so a typo is not ignored.
 struct SettingsFile: Decodable, Equatable {
     var server: String?
+    var api: String?
     var token: String?
     var tokenFile: String?
+    var tokenCommand: String?
+    var caFile: String?
     var pageSize: Int?
     var requestTimeoutSeconds: Double?
+    var connectTimeoutSeconds: Double?
     var colors: String?
     var mouse: Bool?
     var scrolling: String?
@@ -34,7 +38,8 @@ struct SettingsFile: Decodable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case server, token, tokenFile, pageSize, requestTimeoutSeconds, colors, mouse, scrolling, logFile, logLevel, embedded
+        case server, api, token, tokenFile, tokenCommand, caFile, pageSize, requestTimeoutSeconds, connectTimeoutSeconds
+        case colors, mouse, scrolling, logFile, logLevel, embedded
     }
 
     init() {}
@@ -43,10 +48,14 @@ struct SettingsFile: Decodable, Equatable {
         try Self.rejectUnknownKeys(in: decoder, known: CodingKeys.allCases.map(\.rawValue), section: nil)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         server = try container.decodeIfPresent(String.self, forKey: .server)
+        api = try container.decodeIfPresent(String.self, forKey: .api)
         token = try container.decodeIfPresent(String.self, forKey: .token)
         tokenFile = try container.decodeIfPresent(String.self, forKey: .tokenFile)
+        tokenCommand = try container.decodeIfPresent(String.self, forKey: .tokenCommand)
+        caFile = try container.decodeIfPresent(String.self, forKey: .caFile)
         pageSize = try container.decodeIfPresent(Int.self, forKey: .pageSize)
         requestTimeoutSeconds = try container.decodeIfPresent(Double.self, forKey: .requestTimeoutSeconds)
+        connectTimeoutSeconds = try container.decodeIfPresent(Double.self, forKey: .connectTimeoutSeconds)
         colors = try container.decodeIfPresent(String.self, forKey: .colors)
         mouse = try container.decodeIfPresent(Bool.self, forKey: .mouse)
         scrolling = try container.decodeIfPresent(String.self, forKey: .scrolling)

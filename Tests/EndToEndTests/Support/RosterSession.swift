@@ -4,17 +4,26 @@ import RosterKit
 /// `roster` connected to a real server, running in tmux: what a person would have in front of
 /// them. The app's log and state go to the server's temporary folder.
 final class RosterSession {
-    let server: ServerProcess
     let tmux: TmuxSession
 
-    init(server: ServerProcess, columns: Int = 120, rows: Int = 40, arguments: [String] = []) throws {
-        self.server = server
+    convenience init(server: ServerProcess, columns: Int = 120, rows: Int = 40, arguments: [String] = []) throws {
+        try self.init(url: server.url, token: server.token, directory: server.directory, columns: columns, rows: rows, arguments: arguments)
+    }
+
+    /// `roster` against any URL, with its state under `directory` and, when given, `settings`
+    /// as its configuration file.
+    init(url: URL, token: String, directory: URL, settings: String? = nil, columns: Int = 120, rows: Int = 40, arguments: [String] = []) throws {
         let roster = try BuiltProducts.url(of: "roster").path
-        let command = ([roster, "--server", server.url.absoluteString, "--token", server.token] + arguments)
+        let configFolder = directory.appendingPathComponent("config")
+        if let settings {
+            try FileManager.default.createDirectory(at: configFolder.appendingPathComponent("roster"), withIntermediateDirectories: true)
+            try settings.write(to: configFolder.appendingPathComponent("roster/roster.json"), atomically: true, encoding: .utf8)
+        }
+        let command = ([roster, "--server", url.absoluteString, "--token", token] + arguments)
             .map(TmuxSession.shellQuote).joined(separator: " ")
         tmux = try TmuxSession(columns: columns, rows: rows, command: command, environment: [
-            "XDG_STATE_HOME": server.directory.appendingPathComponent("state").path,
-            "XDG_CONFIG_HOME": server.directory.appendingPathComponent("config").path,
+            "XDG_STATE_HOME": directory.appendingPathComponent("state").path,
+            "XDG_CONFIG_HOME": configFolder.path,
             "LANG": "C.UTF-8",
         ])
     }

@@ -1,5 +1,6 @@
 import Foundation
 import RosterKit
+import RosterKitTestSupport
 import Logging
 
 /// A real `roster-server` on a temporary database and a free port, for one test.
@@ -47,7 +48,7 @@ final class ServerProcess {
     /// A repository on this server, for checking what the app did.
     var repository: RemoteUserRepository {
         RemoteUserRepository(client: APIClient(
-            baseURL: url, token: token, retryPolicy: .never,
+            baseURL: url, token: token, transport: TestTransport.shared, retryPolicy: .never,
             logger: Logger(label: "e2e.client") { _ in SwiftLogNoOpLogHandler() }))
     }
 

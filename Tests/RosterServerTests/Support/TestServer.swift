@@ -19,7 +19,7 @@ struct TestServer: Sendable {
     var databasePath: String { directory.appendingPathComponent("users.sqlite").path }
 
     /// A client with the standard middleware and a policy that never waits long.
-    func client(token: String? = TestServer.token, retryPolicy: RetryPolicy = .never, transport: any HTTPTransport = URLSessionTransport()) -> APIClient {
+    func client(token: String? = TestServer.token, retryPolicy: RetryPolicy = .never, transport: any HTTPTransport = TestTransport.shared) -> APIClient {
         APIClient(baseURL: url, token: token, transport: transport, retryPolicy: retryPolicy, deadline: .seconds(30), logger: quietLogger)
     }
 
@@ -36,7 +36,7 @@ struct TestServer: Sendable {
         return RawAnswer(response: response)
     }
 
-    static let rawTransport = URLSessionTransport()
+    static var rawTransport: any HTTPTransport { TestTransport.shared }
 
     static var authorization: HTTPHeaders { ["Authorization": "Bearer \(token)"] }
     static var jsonWithAuthorization: HTTPHeaders { ["Authorization": "Bearer \(token)", "Content-Type": "application/json"] }

@@ -1,0 +1,35 @@
+/// What a SCIM service can do, from its `/ServiceProviderConfig` and `/Schemas` and from what it
+/// answers. The models and views never ask which dialect they talk to; they ask this.
+public struct SCIMCapabilities: Sendable, Equatable {
+    public var patch: Bool
+    public var sort: Bool
+    public var etags: Bool
+    public var filter: Bool
+    /// The most results the service returns in one page, when it says.
+    public var maximumResults: Int?
+    /// Whether the User schema declares `roles`.
+    public var hasRoles: Bool
+
+    public init(patch: Bool = false, sort: Bool = false, etags: Bool = false, filter: Bool = false,
+                maximumResults: Int? = nil, hasRoles: Bool = false) {
+        self.patch = patch
+        self.sort = sort
+        self.etags = etags
+        self.filter = filter
+        self.maximumResults = maximumResults
+        self.hasRoles = hasRoles
+    }
+
+    /// Reads a `/ServiceProviderConfig` body. Anything missing counts as not supported.
+    public static func from(serviceProviderConfig config: JSONValue, userSchema: JSONValue?) -> SCIMCapabilities {
+        func supported(_ name: String) -> Bool { config[attribute: name]?[attribute: "supported"]?.boolValue ?? false }
+        var maximum: Int?
+        if case .integer(let value)? = config[attribute: "filter"]?[attribute: "maxResults"], value > 0 {
+            maximum = Int(value)
+        }
+        let attributes = userSchema?[attribute: "attributes"]?.arrayValue ?? []
+        let hasRoles = attributes.contains { $0[attribute: "name"]?.stringValue?.lowercased() == "roles" }
+        return SCIMCapabilities(patch: supported("patch"), sort: supported("sort"), etags: supported("etag"),
+                                filter: supported("filter"), maximumResults: maximum, hasRoles: hasRoles)
+    }
+}

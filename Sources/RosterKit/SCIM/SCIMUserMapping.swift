@@ -1,0 +1,155 @@
+import Foundation
+
+/// SCIM User resources as Roster's `User`, and a person's edits as SCIM (DESIGN.md, "Two
+/// dialects, one app").
+public enum SCIMUserMapping {
+    /// The user a resource describes. Nil when it has no `id` (not a stored user).
+    public static func user(from resource: JSONValue) -> User? {
+        guard let id = resource[attribute: "id"]?.stringValue else { return nil }
+        let userName = resource[attribute: "userName"]?.stringValue ?? ""
+        let nameObject = resource[attribute: "name"]
+        let formatted = nonEmpty(nameObject?[attribute: "formatted"]?.stringValue)
+        let given = nonEmpty(nameObject?[attribute: "givenName"]?.stringValue)
+        let family = nonEmpty(nameObject?[attribute: "familyName"]?.stringValue)
+        let displayName = nonEmpty(resource[attribute: "displayName"]?.stringValue)
+        let joined = [given, family].compactMap { $0 }.joined(separator: " ")
+        let name = displayName ?? formatted ?? (joined.isEmpty ? nil : joined) ?? userName
+
+        let emails = primaryFirst(resource[attribute: "emails"])
+        let roles = primaryFirst(resource[attribute: "roles"])
+        let meta = resource[attribute: "meta"]
+        let created = meta?[attribute: "created"]?.stringValue.flatMap(ISO8601Timestamp.parse)
+        let modified = meta?[attribute: "lastModified"]?.stringValue.flatMap(ISO8601Timestamp.parse)
+        let enterprise = resource[attribute: SCIMSchemas.enterpriseUser]
+        let manager = enterprise?[attribute: "manager"]
+        let active = resource[attribute: "active"]?.boolValue ?? true
+
+        let details = SCIMDetails(
+            userName: userName, displayName: displayName, formattedName: formatted, givenName: given, familyName: family,
+            emails: emails, title: nonEmpty(resource[attribute: "title"]?.stringValue),
+            phoneNumbers: primaryFirst(resource[attribute: "phoneNumbers"]),
+            roles: roles,
+            groups: (resource[attribute: "groups"]?.arrayValue ?? []).compactMap {
+                $0[attribute: "display"]?.stringValue ?? $0[attribute: "value"]?.stringValue
+            },
+            department: nonEmpty(enterprise?[attribute: "department"]?.stringValue),
+            employeeNumber: nonEmpty(enterprise?[attribute: "employeeNumber"]?.stringValue),
+            manager: nonEmpty(manager?[attribute: "displayName"]?.stringValue) ?? nonEmpty(manager?[attribute: "value"]?.stringValue),
+            version: meta?[attribute: "version"]?.stringValue)
+
+        var user = User(
+            id: id, name: name, email: emails.first ?? "",
+            role: roles.first.map { Role(rawValue: $0) } ?? .member,
+            status: active ? .active : .suspended,
+            createdAt: created ?? modified ?? Date(timeIntervalSince1970: 0),
+            updatedAt: modified ?? created ?? Date(timeIntervalSince1970: 0))
+        user.scim = details
+        return user
+    }
+
+    /// The resource to POST for a new user. `userName` defaults to the email, as most
+    /// services use it.
+    public static func newResource(from draft: UserDraft, capabilities: SCIMCapabilities) -> JSONValue {
+        var members: [String: JSONValue] = [
+            "schemas": .array([.string(SCIMSchemas.user)]),
+            "userName": .string(nonEmpty(draft.userName) ?? draft.email),
+            "displayName": .string(draft.name),
+            "emails": .array([.object(["value": .string(draft.email), "type": .string("work"), "primary": .bool(true)])]),
+            "active": .bool(draft.status != .suspended),
+        ]
+        if capabilities.hasRoles, let role = draft.role {
+            members["roles"] = .array([.object(["value": .string(role.rawValue), "primary": .bool(true)])])
+        }
+        return .object(members)
+    }
+
+    /// `resource` with the draft's values in place and everything else as it was: what a PUT
+    /// sends to a server without PATCH.
+    public static func applying(_ draft: UserDraft, to resource: JSONValue, capabilities: SCIMCapabilities) -> JSONValue {
+        var result = resource
+        for operation in patchOperations(from: draft, comparedWith: resource, capabilities: capabilities) {
+            switch operation.path {
+            case "displayName": result.set("displayName", operation.value)
+            case "active": result.set("active", operation.value)
+            case "userName": result.set("userName", operation.value)
+            case "emails": result.set("emails", operation.value)
+            case "roles": result.set("roles", operation.value)
+            default: break
+            }
+        }
+        return result
+    }
+
+    public struct PatchOperation: Sendable, Equatable {
+        public var op: String
+        public var path: String
+        public var value: JSONValue
+
+        public init(op: String, path: String, value: JSONValue) {
+            self.op = op
+            self.path = path
+            self.value = value
+        }
+
+        public var json: JSONValue {
+            .object(["op": .string(op), "path": .string(path), "value": value])
+        }
+    }
+
+    /// Only what the person changed, each as a `replace` of the whole attribute. Multi-valued
+    /// attributes are replaced with their other entries kept as they were (a work email edited,
+    /// the home email untouched).
+    public static func patchOperations(
+        from draft: UserDraft, comparedWith resource: JSONValue, capabilities: SCIMCapabilities
+    ) -> [PatchOperation] {
+        guard let current = user(from: resource) else { return [] }
+        var operations: [PatchOperation] = []
+        if draft.name != current.name {
+            operations.append(PatchOperation(op: "replace", path: "displayName", value: .string(draft.name)))
+        }
+        if let userName = nonEmpty(draft.userName), userName != current.scim?.userName {
+            operations.append(PatchOperation(op: "replace", path: "userName", value: .string(userName)))
+        }
+        if draft.email != current.email {
+            operations.append(PatchOperation(
+                op: "replace", path: "emails",
+                value: replacingPrimary(in: resource[attribute: "emails"], with: draft.email, type: "work")))
+        }
+        if let status = draft.status, status != current.status, status == .active || status == .suspended {
+            operations.append(PatchOperation(op: "replace", path: "active", value: .bool(status == .active)))
+        }
+        if capabilities.hasRoles, let role = draft.role, role != current.role {
+            operations.append(PatchOperation(
+                op: "replace", path: "roles", value: replacingPrimary(in: resource[attribute: "roles"], with: role.rawValue, type: nil)))
+        }
+        return operations
+    }
+
+    /// A multi-valued attribute whose primary (else first) entry's value is `value`, every
+    /// other entry and every other sub-attribute unchanged.
+    static func replacingPrimary(in attribute: JSONValue?, with value: String, type: String?) -> JSONValue {
+        var entries = attribute?.arrayValue ?? []
+        let index = entries.firstIndex { $0[attribute: "primary"]?.boolValue == true } ?? (entries.isEmpty ? nil : 0)
+        if let index {
+            entries[index].set("value", .string(value))
+        } else {
+            var entry: [String: JSONValue] = ["value": .string(value), "primary": .bool(true)]
+            if let type { entry["type"] = .string(type) }
+            entries.append(.object(entry))
+        }
+        return .array(entries)
+    }
+
+    /// The values of a multi-valued attribute, the primary one first.
+    static func primaryFirst(_ attribute: JSONValue?) -> [String] {
+        let entries = attribute?.arrayValue ?? []
+        let primary = entries.filter { $0[attribute: "primary"]?.boolValue == true }
+        let others = entries.filter { $0[attribute: "primary"]?.boolValue != true }
+        return (primary + others).compactMap { $0[attribute: "value"]?.stringValue }
+    }
+
+    private static func nonEmpty(_ text: String?) -> String? {
+        guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        return text
+    }
+}

@@ -1,0 +1,251 @@
+import Foundation
+
+/// `UserRepository` over SCIM 2.0 (RFC 7643 and 7644), through the same `APIClient`,
+/// middleware, retries and deadline as the Roster API.
+///
+/// It keeps each user's resource as last read, so an edit sends only what changed (PATCH) or,
+/// on a service without PATCH, the whole resource with every attribute Roster does not know
+/// copied back unchanged (PUT); with ETags, every write carries `If-Match`.
+public actor SCIMUserRepository: UserRepository {
+    public let client: APIClient
+    private var knownCapabilities: SCIMCapabilities?
+    /// The search that worked on this service, kept for the session.
+    public private(set) var searchMode: SCIMSearchMode = .contains
+    /// Each user's resource as last read, for PUT and If-Match. Bounded: the oldest half goes
+    /// when it is full (the next edit of one of those reads it again).
+    private var resources: [String: JSONValue] = [:]
+    private var readOrder: [String] = []
+    static let keptResources = 2000
+
+    public init(client: APIClient) {
+        self.client = client
+    }
+
+    // MARK: Capabilities
+
+    /// What the service can do, read once from `/ServiceProviderConfig` and the User schema.
+    public func capabilities() async throws -> SCIMCapabilities {
+        if let knownCapabilities { return knownCapabilities }
+        let config = try await json(SCIMEndpoint.serviceProviderConfig)
+        let schema = try? await json(SCIMEndpoint.userSchema)
+        var capabilities = SCIMCapabilities.from(serviceProviderConfig: config, userSchema: schema)
+        if !capabilities.filter { searchMode = .unavailable }
+        if schema == nil { capabilities.hasRoles = false }
+        knownCapabilities = capabilities
+        return capabilities
+    }
+
+    // MARK: Reading
+
+    public func list(_ query: UserQuery) async throws -> Page<User> {
+        let capabilities = try await capabilities()
+        while true {
+            let filter = try filter(for: query, capabilities: capabilities)
+            do {
+                return try await collectPage(query, filter: filter, capabilities: capabilities)
+            } catch let error as APIError where Self.refusedFilter(error) && filter != nil && searchMode != .unavailable {
+                // Remember what this service accepts, and say so (the status line shows it).
+                searchMode = searchMode.fallback
+                client.configuration.logger.notice("SCIM search falls back: \(searchMode.summary)")
+            }
+        }
+    }
+
+    public func get(id: String) async throws -> User {
+        let response = try await client.response(for: SCIMEndpoint.getUser(id: id))
+        return try remember(try Self.decode(response), etag: response.headers["ETag"])
+    }
+
+    // MARK: Writing
+
+    public func create(_ draft: UserDraft, idempotencyKey: String) async throws -> User {
+        let capabilities = try await capabilities()
+        let resource = SCIMUserMapping.newResource(from: draft, capabilities: capabilities)
+        do {
+            let response = try await client.response(for: SCIMEndpoint.createUser(resource, idempotencyKey: idempotencyKey))
+            return try remember(try Self.decode(response), etag: response.headers["ETag"])
+        } catch let error as APIError where error.requestMayHaveArrived {
+            // SCIM services do not replay idempotency keys: look before anyone sends it again.
+            let userName = draft.userName ?? draft.email
+            let found = try? await list(UserQuery(perPage: 5, search: userName))
+            throw APIError.createOutcomeUnknown(existing: found?.items.first {
+                $0.scim?.userName.lowercased() == userName.lowercased() || $0.email.lowercased() == draft.email.lowercased()
+            })
+        }
+    }
+
+    public func update(id: String, with draft: UserDraft) async throws -> User {
+        let capabilities = try await capabilities()
+        let resource = try await resource(id: id)
+        let tag = capabilities.etags ? Self.version(of: resource) : nil
+        do {
+            if capabilities.patch {
+                let operations = SCIMUserMapping.patchOperations(from: draft, comparedWith: resource, capabilities: capabilities)
+                guard !operations.isEmpty else { return try Self.user(resource) }
+                let response = try await client.response(for: SCIMEndpoint.patchUser(id: id, operations, ifMatch: tag))
+                // RFC 7644 section 3.5.2 allows 204 with no body: then read the user again.
+                if response.status == 204 || response.body.isEmpty { return try await get(id: id) }
+                return try remember(try Self.decode(response), etag: response.headers["ETag"])
+            }
+            let replaced = SCIMUserMapping.applying(draft, to: resource, capabilities: capabilities)
+            let response = try await client.response(for: SCIMEndpoint.replaceUser(id: id, replaced, ifMatch: tag))
+            return try remember(try Self.decode(response), etag: response.headers["ETag"])
+        } catch let error as APIError {
+            if case .preconditionFailed = error {
+                // Read the server's version now, so the next attempt starts from it.
+                _ = try? await get(id: id)
+            }
+            throw error
+        }
+    }
+
+    public func delete(id: String) async throws {
+        let capabilities = try await capabilities()
+        let tag = capabilities.etags ? resources[id].flatMap(Self.version) : nil
+        _ = try await client.response(for: SCIMEndpoint.deleteUser(id: id, ifMatch: tag))
+        forget(id)
+    }
+
+    // MARK: Pages
+
+    /// One page of Roster's paging, from as many SCIM requests as it takes: a service may
+    /// return fewer than asked (a cap below `count`), omit `totalResults`, or report it wrong.
+    private func collectPage(_ query: UserQuery, filter: String?, capabilities: SCIMCapabilities) async throws -> Page<User> {
+        let first = (query.page - 1) * query.perPage + 1
+        var users: [User] = []
+        var reportedTotal: Int?
+        var reachedEnd = false
+        let sort = capabilities.sort ? Self.sortAttribute(query.sort) : nil
+        while users.count < query.perPage {
+            let wanted = query.perPage - users.count
+            let request = SCIMListRequest(startIndex: first + users.count, count: wanted, filter: filter,
+                                          sortBy: sort?.attribute, descending: sort?.descending ?? false)
+            let body = try await json(SCIMEndpoint.listUsers(request))
+            let resources = body[attribute: "Resources"]?.arrayValue ?? []
+            if case .integer(let total)? = body[attribute: "totalResults"] { reportedTotal = Int(total) }
+            for resource in resources {
+                users.append(try remember(resource, etag: nil))
+            }
+            let seen = first - 1 + users.count
+            if resources.isEmpty { reachedEnd = true; break }
+            if resources.count < wanted {
+                // Short: the end, or a cap. Only the total (or an empty next answer) tells which.
+                if let reportedTotal, seen >= reportedTotal { reachedEnd = true; break }
+            }
+            if let reportedTotal, seen >= reportedTotal, users.count == query.perPage { break }
+        }
+        let seen = first - 1 + users.count
+        let total: Int
+        var isLowerBound = false
+        if reachedEnd {
+            total = seen // the end was seen: whatever the service said, this is the count
+        } else if let reportedTotal, reportedTotal >= seen {
+            total = reportedTotal // consistent with what was seen: believed
+        } else {
+            // No total, or one that is already passed: at least one more than seen.
+            total = seen + 1
+            isLowerBound = true
+        }
+        var page = Page(items: users, page: query.page, perPage: query.perPage, total: total)
+        page.totalIsLowerBound = isLowerBound
+        return page
+    }
+
+    private func filter(for query: UserQuery, capabilities: SCIMCapabilities) throws -> String? {
+        var parts: [String] = []
+        if let text = query.search, !text.isEmpty {
+            guard let search = searchMode.filter(for: text) else {
+                throw APIError.badRequest(ErrorBody(code: "search_unavailable", message: "This server cannot search users."))
+            }
+            parts.append(search)
+        }
+        if let status = query.status, capabilities.filter {
+            switch status {
+            case .active: parts.append("active eq true")
+            case .suspended: parts.append("active eq false")
+            default: break
+            }
+        }
+        if let role = query.role, capabilities.filter, capabilities.hasRoles {
+            parts.append("roles[value eq \(SCIMFilter.quoted(role.rawValue))]")
+        }
+        return SCIMFilter.all(parts)
+    }
+
+    static func sortAttribute(_ sort: UserSort) -> (attribute: String, descending: Bool) {
+        switch sort {
+        case .name: ("displayName", false)
+        case .nameDescending: ("displayName", true)
+        case .email: ("emails", false)
+        case .emailDescending: ("emails", true)
+        case .createdAt: ("meta.created", false)
+        case .createdAtDescending: ("meta.created", true)
+        }
+    }
+
+    static func refusedFilter(_ error: APIError) -> Bool {
+        switch error {
+        case .badRequest(let body): body?.code == "invalidFilter"
+        case .notImplemented: true
+        default: false
+        }
+    }
+
+    // MARK: Resources
+
+    private func resource(id: String) async throws -> JSONValue {
+        if let known = resources[id] { return known }
+        _ = try await get(id: id)
+        guard let read = resources[id] else { throw APIError.notFound(nil) }
+        return read
+    }
+
+    /// Keeps `resource` (with the response's ETag as its version when the body lacks one) and
+    /// returns it as a `User`.
+    private func remember(_ resource: JSONValue, etag: String?) throws -> User {
+        var resource = resource
+        if let etag, Self.version(of: resource) == nil {
+            var meta = resource[attribute: "meta"] ?? .object([:])
+            meta.set("version", .string(etag))
+            resource.set("meta", meta)
+        }
+        let user = try Self.user(resource)
+        if resources.updateValue(resource, forKey: user.id) == nil {
+            readOrder.append(user.id)
+            if readOrder.count > Self.keptResources {
+                let dropped = readOrder.prefix(Self.keptResources / 2)
+                for id in dropped { resources[id] = nil }
+                readOrder.removeFirst(dropped.count)
+            }
+        }
+        return user
+    }
+
+    private func forget(_ id: String) {
+        resources[id] = nil
+        readOrder.removeAll { $0 == id }
+    }
+
+    static func version(of resource: JSONValue) -> String? {
+        resource[attribute: "meta"]?[attribute: "version"]?.stringValue
+    }
+
+    static func user(_ resource: JSONValue) throws -> User {
+        guard let user = SCIMUserMapping.user(from: resource) else {
+            throw APIError.decodingFailed(DecodingFailure(path: "id", reason: "is missing", rawBody: ""))
+        }
+        return user
+    }
+
+    private func json(_ endpoint: SCIMEndpoint) async throws -> JSONValue {
+        try Self.decode(try await client.response(for: endpoint))
+    }
+
+    static func decode(_ response: TransportResponse) throws -> JSONValue {
+        do {
+            return try JSONDecoder().decode(JSONValue.self, from: response.body)
+        } catch {
+            throw APIError.decodingFailed(DecodingFailure(error, body: response.body))
+        }
+    }
+}

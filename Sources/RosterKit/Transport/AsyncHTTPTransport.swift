@@ -1,0 +1,171 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+import Synchronization
+
+/// The transport for http and https alike, on AsyncHTTPClient: a pool of kept-alive
+/// connections per host, TLS with the system's trust store (plus `caFile`), HTTP/2 where the
+/// server offers it, proxies from the environment, and a cap on the answer's size.
+///
+/// It never sends a request twice: AsyncHTTPClient does not retry, and redirects are followed
+/// here, for GET only and only to the same origin (a POST answered 307 is not re-sent
+/// elsewhere, and a token is never carried to another host). Retrying is the API client's
+/// decision alone.
+public final class AsyncHTTPTransport: HTTPTransport {
+    public static let maximumRedirects = 5
+
+    public let options: TransportOptions
+    private let tlsConfiguration: TLSConfiguration
+    /// One client per route: direct, or through each proxy in use. Made on first use.
+    private let clients = Mutex<[ProxySettings.Proxy?: HTTPClient]>([:])
+
+    /// - Throws: `APIError.invalidRequest` when `caFile` cannot be read as PEM certificates.
+    public init(options: TransportOptions = TransportOptions()) throws(APIError) {
+        self.options = options
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let caFile = options.caFile {
+            // Read now: AsyncHTTPClient would only fail when the first connection is made.
+            do {
+                tls.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMFile(caFile))]
+            } catch {
+                throw .invalidRequest("caFile \(caFile) holds no PEM certificate that can be read.")
+            }
+        }
+        tlsConfiguration = tls
+    }
+
+    deinit {
+        // Shutting down keeps each client alive until it is done; nothing waits for it here.
+        for client in clients.withLock({ Array($0.values) }) { _ = client.shutdown() }
+    }
+
+    /// Closes every connection. Requests sent afterwards fail.
+    public func shutdown() async {
+        let all = clients.withLock { clients in
+            defer { clients.removeAll() }
+            return Array(clients.values)
+        }
+        for client in all { try? await client.shutdown() }
+    }
+
+    /// Shuts down, but waits at most `limit`: a connection still trying to open holds a
+    /// shutdown until its connect timeout, and quitting must not wait for that.
+    public func shutdown(waitingAtMost limit: Duration) async {
+        final class Once: Sendable {
+            let done = Mutex(false)
+            func first() -> Bool { done.withLock { done in defer { done = true }; return !done } }
+        }
+        let once = Once()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeOnce = { @Sendable in
+                if once.first() { continuation.resume() }
+            }
+            Task {
+                await self.shutdown()
+                resumeOnce()
+            }
+            Task {
+                try? await Task.sleep(for: limit)
+                resumeOnce()
+            }
+        }
+    }
+
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        var current = request
+        for _ in 0...Self.maximumRedirects {
+            let response = try await sendOnce(current)
+            guard let next = Self.redirect(of: current, answeredBy: response) else { return response }
+            current = next
+        }
+        throw APIError.transportFailed("The server redirected more than \(Self.maximumRedirects) times.")
+    }
+
+    private func sendOnce(_ request: TransportRequest) async throws -> TransportResponse {
+        let host = Self.hostDescription(request.url)
+        var outgoing = HTTPClientRequest(url: request.url.absoluteString)
+        outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
+        for field in request.headers {
+            outgoing.headers.add(name: field.name, value: field.value)
+        }
+        if let body = request.body {
+            outgoing.body = .bytes(ByteBuffer(bytes: body))
+        }
+        let client = client(for: options.proxies.proxy(for: request.url))
+        do {
+            let response = try await client.execute(outgoing, timeout: TimeAmount(options.requestTimeout))
+            let body = try await response.body.collect(upTo: options.maximumResponseBytes)
+            var headers = HTTPHeaders()
+            for field in response.headers {
+                headers.add(name: field.name, value: field.value)
+            }
+            return TransportResponse(status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView))
+        } catch {
+            if Task.isCancelled { throw CancellationError() }
+            guard let mapped = TransportFailure.apiError(for: error, host: host, options: options) else {
+                throw CancellationError()
+            }
+            throw mapped
+        }
+    }
+
+    private func client(for proxy: ProxySettings.Proxy?) -> HTTPClient {
+        clients.withLock { clients in
+            if let existing = clients[proxy] { return existing }
+            var configuration = HTTPClient.Configuration()
+            configuration.tlsConfiguration = tlsConfiguration
+            configuration.redirectConfiguration = .disallow
+            configuration.timeout = .init(connect: TimeAmount(options.connectTimeout), read: TimeAmount(options.requestTimeout))
+            // Report the real reason (refused, untrusted certificate) at once rather than
+            // trying to connect again until the connect timeout has passed.
+            configuration.connectionPool.retryConnectionEstablishment = false
+            configuration.httpVersion = .automatic
+            if let proxy {
+                let authorization = proxy.username.map {
+                    HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "")
+                }
+                configuration.proxy = .server(host: proxy.host, port: proxy.port, authorization: authorization)
+            }
+            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            clients[proxy] = client
+            return client
+        }
+    }
+
+    /// The request to send next when `response` redirects a GET to the same origin; nil to
+    /// hand the response back as it is.
+    static func redirect(of request: TransportRequest, answeredBy response: TransportResponse) -> TransportRequest? {
+        guard request.method == .get, [301, 302, 303, 307, 308].contains(response.status),
+              let location = response.headers["Location"],
+              let target = URL(string: location, relativeTo: request.url)?.absoluteURL,
+              sameOrigin(target, request.url)
+        else { return nil }
+        var next = request
+        next.url = target
+        return next
+    }
+
+    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+        a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
+            && effectivePort(a) == effectivePort(b)
+    }
+
+    private static func effectivePort(_ url: URL) -> Int {
+        url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+    }
+
+    static func hostDescription(_ url: URL) -> String {
+        guard let host = url.host else { return "?" }
+        let shown = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return url.port.map { "\(shown):\($0)" } ?? shown
+    }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import RosterKit
+import RosterKitTestSupport
+import RosterServer
+import Synchronization
+import Testing
+@testable import roster
+
+/// `roster --check` against real servers: what it prints and how it exits.
+@Suite("roster --check")
+struct ConnectionCheckTests {
+    final class Lines: Sendable {
+        let lines = Mutex<[String]>([])
+        var text: String { lines.withLock { $0.joined(separator: "\n") } }
+    }
+
+    func check(_ settings: Settings) async -> (code: Int32, text: String) {
+        let lines = Lines()
+        let code = await ConnectionCheck(settings: settings, environment: [:]) { line in lines.lines.withLock { $0.append(line) } }.run()
+        return (code, lines.text)
+    }
+
+    func settings(server: URL, token: TokenSource?) -> Settings {
+        var settings = Settings(logFile: "/dev/null", database: "/nonexistent/unused.sqlite")
+        settings.server = server
+        settings.token = token
+        settings.requestTimeout = .seconds(5)
+        return settings
+    }
+
+    func withServer(_ body: (RunningServer) async throws -> Void) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("roster-check-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await UserAPIServer.start(ServerConfiguration(
+            databasePath: folder.appendingPathComponent("db.sqlite").path, token: "right-token", seedCount: 3))
+        do {
+            try await body(server)
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+        await server.shutdown()
+    }
+
+    @Test func aGoodServerAndTokenIsAllWell() async throws {
+        try await withServer { server in
+            let (code, text) = await check(settings(server: server.url, token: .literal("right-token", origin: "--token")))
+            #expect(code == 0, "\(text)")
+            #expect(text.contains("Proxy       none"))
+            #expect(text.contains("Round trip  "))
+            #expect(text.contains("API         Roster API"))
+            #expect(text.contains("Token       from --token: accepted (3 users)"))
+            #expect(text.contains("Result      ✓ all well"))
+            #expect(!text.contains("right-token"), "the token is never printed")
+        }
+    }
+
+    @Test func aWrongTokenFailsWithTheFix() async throws {
+        try await withServer { server in
+            let (code, text) = await check(settings(server: server.url, token: .command("echo wrong-token")))
+            #expect(code == 1)
+            #expect(text.contains("Token       ✗ from tokenCommand: refused (401)"))
+            #expect(text.contains("Fix         Give a valid token"))
+            #expect(!text.contains("wrong-token"))
+        }
+    }
+
+    @Test func aDeadPortFailsAtTheRoundTrip() async throws {
+        let listener = try LoopbackListener(accepting: false)
+        let port = listener.port
+        listener.close() // nothing listens there now
+        let (code, text) = await check(settings(server: URL(string: "http://127.0.0.1:\(port)")!, token: .literal("t", origin: "--token")))
+        #expect(code == 1)
+        #expect(text.contains("Round trip  ✗ Could not connect to the server at 127.0.0.1:\(port)."))
+        #expect(text.contains("Fix         Check that the server is running"))
+    }
+
+    @Test func aSelfSignedCertificateIsShownAndTheFixNamesCaFile() async throws {
+        let certificate = try SelfSignedCertificate.make()
+        defer { certificate.remove() }
+        let server = try await TLSListener.start(certificate: certificate, response: TransportTestsResponse.ok)
+        let (code, text) = await check(settings(server: URL(string: "https://127.0.0.1:\(server.port)")!, token: nil))
+        await server.close()
+        #expect(code == 1)
+        #expect(text.contains("TLS         ✗ TLS 1."), "\(text)")
+        #expect(text.contains("CN=\(SelfSignedCertificate.hostName)"))
+        #expect(text.contains("not trusted"))
+        #expect(text.contains("caFile"))
+    }
+}
+
+enum TransportTestsResponse {
+    static let ok = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"
+}

@@ -1,0 +1,128 @@
+import Foundation
+import RosterKit
+import RosterKitTestSupport
+import Synchronization
+import Testing
+
+/// A transport that answers each kind of request from its own script: the health probe, the
+/// creates, the lookups, the deletes. Records everything.
+final class RoutedTransport: HTTPTransport {
+    enum Route: Hashable { case health, create, list, delete }
+    private let scripts: Mutex<[Route: [Result<TransportResponse, APIError>]]>
+    private let log = Mutex<[TransportRequest]>([])
+
+    init(_ scripts: [Route: [Result<TransportResponse, APIError>]]) {
+        self.scripts = Mutex(scripts)
+    }
+
+    var requests: [TransportRequest] { log.withLock { $0 } }
+    func requests(_ method: RosterKit.HTTPMethod) -> [TransportRequest] { requests.filter { $0.method == method } }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        log.withLock { $0.append(request) }
+        let route: Route = switch request.method {
+        case .post: .create
+        case .delete: .delete
+        default: request.url.path.hasSuffix("/health") ? .health : .list
+        }
+        let step = scripts.withLock { scripts -> Result<TransportResponse, APIError>? in
+            guard var steps = scripts[route], let first = steps.first else { return nil }
+            if steps.count > 1 { steps.removeFirst() }
+            scripts[route] = steps
+            return first
+        }
+        guard let step else { throw APIError.transportFailed("no script for \(route)") }
+        return try step.get()
+    }
+}
+
+@Suite("Writes that may have landed")
+struct WriteRetryTests {
+    static let created = TransportResponse.text(envelope(sampleUserJSON), status: 201)
+    static let replayingHealth = TransportResponse.text(envelope(#"{"status":"ok","features":["idempotency-key"]}"#))
+    static let plainHealth = TransportResponse.text(envelope(#"{"status":"ok"}"#))
+    static let draft = UserDraft(name: "Ana Silva", email: "Ana@Example.com")
+
+    func repository(_ transport: RoutedTransport) -> RemoteUserRepository {
+        RemoteUserRepository(client: makeClient(
+            transport, clock: ContinuousClock(), retry: RetryPolicy(baseDelay: .milliseconds(1), jitter: { $0 })))
+    }
+
+    @Test func aCreateWhoseAnswerWasLostIsSentAgainWithTheSameKeyWhenTheServerReplaysKeys() async throws {
+        let transport = RoutedTransport([.health: [.success(Self.replayingHealth)],
+                                         .create: [.failure(.connectionLost), .success(Self.created)]])
+        #expect(try await repository(transport).create(Self.draft, idempotencyKey: "key-1") == sampleUser)
+        let posts = transport.requests(.post)
+        #expect(posts.count == 2)
+        #expect(posts.map { $0.headers["Idempotency-Key"] } == ["key-1", "key-1"])
+        #expect(posts[0].body == posts[1].body)
+    }
+
+    @Test func withoutKeyReplayALostCreateIsNotResentAndTheLookupSaysWhatItFound() async throws {
+        let found = envelope(#"{"items":[\#(sampleUserJSON)],"page":1,"per_page":20,"total":1}"#)
+        let transport = RoutedTransport([.health: [.success(Self.plainHealth)],
+                                         .create: [.failure(.timedOut)],
+                                         .list: [.success(.text(found))]])
+        await #expect(throws: APIError.createOutcomeUnknown(existing: sampleUser)) {
+            try await repository(transport).create(Self.draft, idempotencyKey: "key-2")
+        }
+        #expect(transport.requests(.post).count == 1, "a POST that may have landed is never sent twice")
+        let lookup = try #require(transport.requests.last)
+        #expect(lookup.url.query?.contains("q=Ana%40Example.com") == true)
+        let message = APIError.createOutcomeUnknown(existing: sampleUser).errorDescription ?? ""
+        #expect(message.contains("Ana Silva") && message.contains("most likely this request created them"))
+    }
+
+    @Test func whenTheLookupFindsNoOneTheUserIsToldSo() async throws {
+        let empty = envelope(#"{"items":[],"page":1,"per_page":20,"total":0}"#)
+        let transport = RoutedTransport([.health: [.success(Self.plainHealth)],
+                                         .create: [.failure(.connectionLost)],
+                                         .list: [.success(.text(empty))]])
+        await #expect(throws: APIError.createOutcomeUnknown(existing: nil)) {
+            try await repository(transport).create(Self.draft, idempotencyKey: "key-3")
+        }
+        #expect(transport.requests(.post).count == 1)
+    }
+
+    @Test func aServerThatAnsweredIsBelievedAndAPostIsNotRetriedOnA503WithoutReplay() async throws {
+        let transport = RoutedTransport([.health: [.success(Self.plainHealth)],
+                                         .create: [.success(.error(503, code: "down", message: "Down."))]])
+        await #expect(throws: APIError.serviceUnavailable(retryAfter: nil, ErrorBody(code: "down", message: "Down."))) {
+            try await repository(transport).create(Self.draft, idempotencyKey: "key-4")
+        }
+        #expect(transport.requests(.post).count == 1)
+    }
+
+    @Test func aPostThatCouldNotConnectIsSentAgainSinceNothingReachedTheServer() async throws {
+        let transport = RoutedTransport([.health: [.success(Self.plainHealth)],
+                                         .create: [.failure(.cannotConnect(host: "h")), .success(Self.created)]])
+        #expect(try await repository(transport).create(Self.draft, idempotencyKey: "key-5") == sampleUser)
+        #expect(transport.requests(.post).count == 2)
+    }
+
+    @Test func theHealthProbeRunsOnceAndEveryCreateCarriesItsOwnKey() async throws {
+        let transport = RoutedTransport([.health: [.success(Self.replayingHealth)], .create: [.success(Self.created)]])
+        let users = repository(transport)
+        _ = try await users.create(Self.draft)
+        _ = try await users.create(Self.draft)
+        #expect(transport.requests(.get).count == 1)
+        let keys = transport.requests(.post).compactMap { $0.headers["Idempotency-Key"] }
+        #expect(keys.count == 2 && keys[0] != keys[1])
+        #expect(keys.allSatisfy { UUID(uuidString: $0) != nil })
+    }
+
+    @Test func aDeleteWhoseAnswerWasLostAndWhoseRetryFindsNoOneCountsAsDeleted() async throws {
+        let notFound = TransportResponse.error(404, code: "not_found", message: "No user has that id.")
+        let transport = RoutedTransport([.delete: [.failure(.connectionLost), .success(notFound)]])
+        try await repository(transport).delete(id: "u1")
+        #expect(transport.requests(.delete).count == 2)
+    }
+
+    @Test func aDeleteOfSomeoneAlreadyGoneIsStillA404() async throws {
+        let notFound = TransportResponse.error(404, code: "not_found", message: "No user has that id.")
+        let transport = RoutedTransport([.delete: [.success(notFound)]])
+        await #expect(throws: APIError.notFound(ErrorBody(code: "not_found", message: "No user has that id."))) {
+            try await repository(transport).delete(id: "u1")
+        }
+    }
+}
