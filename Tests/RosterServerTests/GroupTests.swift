@@ -4,6 +4,15 @@ import Testing
 
 @Suite("Groups: create, read, rename, delete, and their errors")
 struct GroupTests {
+    @Test("/api/v1/health lists the groups feature, so a client knows to offer groups")
+    func healthFeature() async throws {
+        try await withServer { server in
+            let health = try await server.raw(.get, "/api/v1/health").data(HealthStatus.self)
+            #expect(health.features?.contains(HealthStatus.groupsFeature) == true)
+            #expect(health.features?.contains(HealthStatus.idempotencyKeyFeature) == true)
+        }
+    }
+
     @Test("create, get, rename, list, delete: each answer is what was stored")
     func roundTrip() async throws {
         try await withServer { server in

@@ -37,7 +37,7 @@ enum Routes {
         router.put("/api/v1/groups/:id/members/:user_id", use: groups.addMember)
         router.delete("/api/v1/groups/:id/members/:user_id", use: groups.removeMember)
 
-        let health = JSONResponse.make(APIResponse.success(HealthStatus(status: "ok", version: RosterVersion.current, features: [HealthStatus.idempotencyKeyFeature])))
+        let health = JSONResponse.make(APIResponse.success(HealthStatus(status: "ok", version: RosterVersion.current, features: [HealthStatus.idempotencyKeyFeature, HealthStatus.groupsFeature])))
         router.get("/api/v1/health") { _, _ in health }
 
         let document = openAPIDocument
