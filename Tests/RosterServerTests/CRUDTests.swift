@@ -80,7 +80,10 @@ struct CRUDTests {
             let document = try #require(try JSONSerialization.jsonObject(with: answer.response.body) as? [String: Any])
             #expect(document["openapi"] as? String == "3.1.0")
             let paths = try #require(document["paths"] as? [String: [String: Any]])
-            #expect(Set(paths.keys) == ["/api/v1/users", "/api/v1/users/{id}", "/api/v1/health", "/openapi.json"])
+            #expect(Set(paths.keys) == [
+                "/api/v1/users", "/api/v1/users/{id}", "/api/v1/groups", "/api/v1/groups/{id}", "/api/v1/groups/{id}/members",
+                "/api/v1/groups/{id}/members/{user_id}", "/api/v1/health", "/openapi.json",
+            ])
             #expect(Set(paths["/api/v1/users"]!.keys) == ["get", "post"])
             #expect(Set(paths["/api/v1/users/{id}"]!.keys) == ["parameters", "get", "put", "delete"])
         }

@@ -9,13 +9,16 @@ public struct User: Codable, Sendable, Equatable, Hashable, Identifiable {
     public var status: Status
     public var createdAt: Date
     public var updatedAt: Date
+    /// The groups the user is a member of, by name. Read-only: membership is changed through
+    /// the group. Absent in older servers' JSON, which decodes as no groups.
+    public var groups: [GroupReference]
     /// What a SCIM service sent beyond these fields; nil for the Roster API. Not part of the
     /// Roster wire format.
     public var scim: SCIMDetails? = nil
 
     public init(
         id: String, name: String, email: String, role: Role, status: Status,
-        createdAt: Date, updatedAt: Date
+        createdAt: Date, updatedAt: Date, groups: [GroupReference] = []
     ) {
         self.id = id
         self.name = name
@@ -24,10 +27,11 @@ public struct User: Codable, Sendable, Equatable, Hashable, Identifiable {
         self.status = status
         self.createdAt = createdAt
         self.updatedAt = updatedAt
+        self.groups = groups
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, name, email, role, status
+        case id, name, email, role, status, groups
         case createdAt = "created_at"
         case updatedAt = "updated_at"
     }
@@ -44,6 +48,7 @@ public struct User: Codable, Sendable, Equatable, Hashable, Identifiable {
         status = Status(rawValue: try container.decode(String.self, forKey: .status))
         createdAt = try Self.timestamp(in: container, forKey: .createdAt)
         updatedAt = try Self.timestamp(in: container, forKey: .updatedAt)
+        groups = try container.decodeIfPresent([GroupReference].self, forKey: .groups) ?? []
     }
 
     private static func timestamp(in container: KeyedDecodingContainer<CodingKeys>, forKey key: CodingKeys) throws -> Date {

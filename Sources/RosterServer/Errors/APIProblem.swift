@@ -59,6 +59,20 @@ extension APIProblem {
         status: .unprocessableContent, code: "idempotency_key_reused",
         message: "This Idempotency-Key was already used with a different request body; send a new key for a new request.")
 
+    static let groupNotFound = APIProblem(status: .notFound, code: "not_found", message: "No group has that id.")
+
+    static let groupNameTaken = APIProblem(
+        status: .conflict, code: "name_taken", message: "Another group already has that name.",
+        fields: [FieldError(field: "name", message: "This name is already taken.")])
+
+    /// A membership change naming users that do not exist; `fields` has one entry per id.
+    static func unknownUsers(_ fields: [FieldError]) -> APIProblem {
+        APIProblem(
+            status: .unprocessableContent, code: "unknown_users",
+            message: fields.count == 1 ? "One id is no user's; nothing was changed." : "\(fields.count) ids are no user's; nothing was changed.",
+            fields: fields)
+    }
+
     static let payloadTooLarge = APIProblem(
         status: .contentTooLarge, code: "payload_too_large",
         message: "The request body is over \(JSONBody.maximumBytes / 1024) KiB.")

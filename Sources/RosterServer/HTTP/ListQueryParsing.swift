@@ -1,19 +1,20 @@
 import Foundation
 import RosterKit
 
-/// Reads `GET /api/v1/users`'s query string into a `UserQuery`, or says which parameter is bad
-/// (400). Unknown parameters are ignored, as HTTP caches and proxies may add their own.
+/// Reads `GET /api/v1/users`'s query string into a `UserListQuery`, or says which parameter is
+/// bad (400). Unknown parameters are ignored, as HTTP caches and proxies may add their own.
 enum ListQueryParsing {
     /// The highest page number accepted; with per_page 200 the offset still fits any integer.
     static let maximumPage = 10_000_000
     /// The longest search, in Unicode scalars.
     static let maximumSearchLength = 200
     /// The parameters read; any other is ignored.
-    private static let names = ["page", "per_page", "q", "sort", "role", "status"]
+    private static let names = ["page", "per_page", "q", "sort", "role", "status", "group"]
 
-    static func parse(_ query: String?) throws(APIProblem) -> UserQuery {
+    static func parse(_ query: String?) throws(APIProblem) -> UserListQuery {
         let parameters = try pairs(query ?? "")
         var result = UserQuery()
+        var group: String?
         var seen: UInt8 = 0 // one bit per name in `names`
         for (name, value) in parameters {
             guard let bit = names.firstIndex(of: name) else { continue }
@@ -21,20 +22,11 @@ enum ListQueryParsing {
             seen |= 1 << bit
             switch name {
             case "page":
-                guard let page = Int(value), (1...maximumPage).contains(page) else {
-                    throw .badQuery("page must be a whole number from 1 to \(maximumPage).")
-                }
-                result.page = page
+                result.page = try page(value)
             case "per_page":
-                guard let perPage = Int(value), UserQuery.perPageRange.contains(perPage) else {
-                    throw .badQuery("per_page must be a whole number from \(UserQuery.perPageRange.lowerBound) to \(UserQuery.perPageRange.upperBound).")
-                }
-                result.perPage = perPage
+                result.perPage = try perPage(value)
             case "q":
-                guard value.unicodeScalars.count <= maximumSearchLength else {
-                    throw .badQuery("q must be at most \(maximumSearchLength) characters.")
-                }
-                result.search = value.isEmpty ? nil : value
+                result.search = try search(value)
             case "sort":
                 guard let sort = UserSort(rawValue: value) else {
                     throw .badQuery("sort must be one of \(UserSort.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -44,13 +36,37 @@ enum ListQueryParsing {
                 let role = Role(rawValue: value)
                 guard role.isKnown else { throw .badQuery("role must be one of \(Role.known.map(\.rawValue).joined(separator: ", ")).") }
                 result.role = role
-            default: // status
+            case "status":
                 let status = Status(rawValue: value)
                 guard status.isKnown else { throw .badQuery("status must be one of \(Status.known.map(\.rawValue).joined(separator: ", ")).") }
                 result.status = status
+            default: // group: an id no group has matches no one, as any filter would
+                group = value.isEmpty ? nil : value
             }
         }
-        return result
+        return UserListQuery(result, group: group)
+    }
+
+    /// Reads `page` and `per_page` as a user list does.
+    static func page(_ value: String) throws(APIProblem) -> Int {
+        guard let page = Int(value), (1...maximumPage).contains(page) else {
+            throw .badQuery("page must be a whole number from 1 to \(maximumPage).")
+        }
+        return page
+    }
+
+    static func perPage(_ value: String) throws(APIProblem) -> Int {
+        guard let perPage = Int(value), UserQuery.perPageRange.contains(perPage) else {
+            throw .badQuery("per_page must be a whole number from \(UserQuery.perPageRange.lowerBound) to \(UserQuery.perPageRange.upperBound).")
+        }
+        return perPage
+    }
+
+    static func search(_ value: String) throws(APIProblem) -> String? {
+        guard value.unicodeScalars.count <= maximumSearchLength else {
+            throw .badQuery("q must be at most \(maximumSearchLength) characters.")
+        }
+        return value.isEmpty ? nil : value
     }
 
     /// Splits `a=1&b=2` into decoded pairs. "+" is a space (HTML forms and most HTTP libraries

@@ -23,7 +23,7 @@ final class ListResponseCache: Sendable {
 
     private struct State {
         var generation: UInt64 = 0
-        var entries: [UserQuery: Entry] = [:]
+        var entries: [UserListQuery: Entry] = [:]
         var bytes = 0
         var clock: UInt64 = 0
 
@@ -45,15 +45,15 @@ final class ListResponseCache: Sendable {
     }
 
     /// Two queries with the same answer share an entry: searches compare folded, as the store does.
-    static func key(_ query: UserQuery) -> UserQuery {
+    static func key(_ query: UserListQuery) -> UserListQuery {
         var key = query
-        key.search = query.search.map(SortKey.of)
+        key.base.search = query.base.search.map(SortKey.of)
         return key
     }
 
     /// The answer to `key`: kept, or loaded and then kept if no write committed while it loaded.
     func answer(
-        _ key: UserQuery, writes: WriteGeneration, load: () async throws -> ByteBuffer
+        _ key: UserListQuery, writes: WriteGeneration, load: () async throws -> ByteBuffer
     ) async rethrows -> ByteBuffer {
         // Noted before the query runs: a write committing during it moves the generation, and
         // then what was read may be outdated, so it is sent (it was current when read) but not kept.
@@ -66,7 +66,7 @@ final class ListResponseCache: Sendable {
         return body
     }
 
-    func lookup(_ key: UserQuery, generation: UInt64) -> ByteBuffer? {
+    func lookup(_ key: UserListQuery, generation: UInt64) -> ByteBuffer? {
         state.withLock { state in
             if generation > state.generation { state.move(to: generation) }
             guard generation == state.generation, var entry = state.entries[key] else { return nil }
@@ -78,7 +78,7 @@ final class ListResponseCache: Sendable {
     }
 
     /// Keeps `body` as the answer to `key` under `generation`, unless a newer one is current.
-    func store(_ body: ByteBuffer, for key: UserQuery, generation: UInt64) {
+    func store(_ body: ByteBuffer, for key: UserListQuery, generation: UInt64) {
         let size = body.readableBytes
         guard size <= maximumBytes else { return }
         state.withLock { state in

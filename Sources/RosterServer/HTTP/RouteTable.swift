@@ -9,12 +9,16 @@ enum RouteTable {
             return ["GET"]
         case 3 where segments[0] == "api" && segments[1] == "v1":
             switch segments[2] {
-            case "users": return ["GET", "POST"]
+            case "users", "groups": return ["GET", "POST"]
             case "health": return ["GET"]
             default: return nil
             }
-        case 4 where segments[0] == "api" && segments[1] == "v1" && segments[2] == "users":
+        case 4 where segments[0] == "api" && segments[1] == "v1" && (segments[2] == "users" || segments[2] == "groups"):
             return ["GET", "PUT", "DELETE"]
+        case 5 where segments[0] == "api" && segments[1] == "v1" && segments[2] == "groups" && segments[4] == "members":
+            return ["GET", "POST"]
+        case 6 where segments[0] == "api" && segments[1] == "v1" && segments[2] == "groups" && segments[4] == "members":
+            return ["PUT", "DELETE"]
         default:
             return nil
         }

@@ -26,7 +26,18 @@ enum Routes {
         router.put("/api/v1/users/:id", use: users.update)
         router.delete("/api/v1/users/:id", use: users.delete)
 
-        let health = JSONResponse.make(APIResponse.success(HealthStatus(status: "ok", version: RosterVersion.current, features: [HealthStatus.idempotencyKeyFeature])))
+        let groups = GroupHandlers(store: store, now: configuration.now)
+        router.get("/api/v1/groups", use: groups.list)
+        router.post("/api/v1/groups", use: groups.create)
+        router.get("/api/v1/groups/:id", use: groups.get)
+        router.put("/api/v1/groups/:id", use: groups.update)
+        router.delete("/api/v1/groups/:id", use: groups.delete)
+        router.get("/api/v1/groups/:id/members", use: groups.members)
+        router.post("/api/v1/groups/:id/members", use: groups.changeMembers)
+        router.put("/api/v1/groups/:id/members/:user_id", use: groups.addMember)
+        router.delete("/api/v1/groups/:id/members/:user_id", use: groups.removeMember)
+
+        let health = JSONResponse.make(APIResponse.success(HealthStatus(status: "ok", version: RosterVersion.current, features: [HealthStatus.idempotencyKeyFeature, HealthStatus.groupsFeature])))
         router.get("/api/v1/health") { _, _ in health }
 
         let document = openAPIDocument

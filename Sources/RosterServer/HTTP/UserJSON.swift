@@ -92,7 +92,15 @@ struct UserJSON {
         ISO8601Timestamp.append(user.createdAt, to: &bytes)
         raw(#"","updated_at":""#)
         ISO8601Timestamp.append(user.updatedAt, to: &bytes)
-        raw(#""}"#)
+        raw(#"","groups":["#)
+        for (index, group) in user.groups.enumerated() {
+            raw(index == 0 ? #"{"id":"# : #",{"id":"#)
+            string(group.id)
+            raw(#","name":"#)
+            string(group.name)
+            raw("}")
+        }
+        raw("]}")
     }
 
     private mutating func raw(_ text: StaticString) {

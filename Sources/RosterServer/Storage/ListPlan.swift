@@ -18,7 +18,8 @@ struct ListPlan {
     static let minimumIndexedSearchLength = 3
 
     /// - Parameter columns: what each page row holds: `UserRow.columns`, or `users.json`.
-    init(_ query: UserQuery, columns: String = UserRow.columns) {
+    init(_ listQuery: UserListQuery, columns: String = UserRow.columns) {
+        let query = listQuery.base
         limit = query.perPage
         let (product, overflow) = (query.page - 1).multipliedReportingOverflow(by: query.perPage)
         offset = overflow ? Int(Int32.max) : max(0, product)
@@ -28,12 +29,14 @@ struct ListPlan {
         var filterArguments: [(any DatabaseValueConvertible)?] = []
         if let role = query.role { filterArguments.append(role.rawValue) }
         if let status = query.status { filterArguments.append(status.rawValue) }
+        if let group = listQuery.group { filterArguments.append(group) }
         let paging: [(any DatabaseValueConvertible)?] = [limit, offset]
         let search = query.search.map(SortKey.of) ?? ""
         let kind = Shape.SearchKind(search)
 
         let sql = Self.sqlCache.sql(for: Shape(
-            columns: columns, sort: query.sort, role: query.role != nil, status: query.status != nil, search: kind))
+            columns: columns, sort: query.sort, role: query.role != nil, status: query.status != nil,
+            group: listQuery.group != nil, search: kind))
         pageSQL = sql.page
         countSQL = sql.count
         switch kind {
@@ -59,6 +62,7 @@ struct ListPlan {
         var filters: [String] = []
         if shape.role { filters.append("users.role = ?") }
         if shape.status { filters.append("users.status = ?") }
+        if shape.group { filters.append(Self.groupFilter) }
         let columns = shape.columns
         let order = "ORDER BY " + Self.orderBy(shape.sort) + " LIMIT ? OFFSET ?"
 
@@ -69,8 +73,11 @@ struct ListPlan {
             return ("SELECT \(columns) FROM users WHERE 0 LIMIT ? OFFSET ?", "SELECT 0")
         case .everyone:
             let filter = Self.whereClause(filters)
+            // users_count has counts by role and status only; a group's members are counted.
             return ("SELECT \(columns) FROM users \(filter) \(order)",
-                    "SELECT coalesce(sum(n), 0) FROM users_count \(filter.replacingUsersPrefix)")
+                    shape.group
+                        ? "SELECT count(*) FROM users \(filter)"
+                        : "SELECT coalesce(sum(n), 0) FROM users_count \(filter.replacingUsersPrefix)")
         case .indexed:
             // CROSS JOIN keeps the search index as the outer loop: the matching rows are found
             // first and only they are sorted, instead of walking the sort index over everyone.
@@ -85,6 +92,12 @@ struct ListPlan {
             return ("SELECT \(columns) FROM users \(filter) \(order)", "SELECT count(*) FROM users \(filter)")
         }
     }
+
+    /// Members of the group whose id is the argument (the membership index, then rowid lookups).
+    static let groupFilter = """
+        users.seq IN (SELECT memberships.user_seq FROM memberships \
+        JOIN groups ON groups.seq = memberships.group_seq WHERE groups.id = ?)
+        """
 
     /// Ties are broken by ascending id in both directions, as the client's ordering does.
     /// Emails are unique, so their order needs no tie-break (and the unique index serves it).

@@ -31,6 +31,7 @@ extension ListPlan {
         var sort: UserSort
         var role: Bool
         var status: Bool
+        var group: Bool
         var search: SearchKind
     }
 

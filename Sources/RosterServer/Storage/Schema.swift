@@ -11,6 +11,9 @@ enum Schema {
         migrator.registerMigration("v2: idempotency keys of creates") { db in
             try db.execute(sql: v2)
         }
+        migrator.registerMigration("v3: groups and memberships") { db in
+            try db.execute(sql: v3)
+        }
         return migrator
     }
 
@@ -99,5 +102,50 @@ enum Schema {
         );
         -- Expired keys are purged by age.
         CREATE INDEX idempotency_keys_created ON idempotency_keys(created_at);
+        """
+
+    // Groups, and which users are in them. `name_key` is the folded name (`SortKey`), unique, so
+    // names are unique case-insensitively and the name order needs no tie-break.
+    // `member_count` is kept by triggers, so a page of groups does not count its members.
+    // Memberships go with their group or user (ON DELETE CASCADE, in the deleting transaction);
+    // the cascade fires the count triggers too. Users' stored JSON carries their groups; the
+    // store rewrites it whenever a membership or a group's name changes (`StoredUserJSON`).
+    private static let v3 = """
+        CREATE TABLE groups (
+            seq INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            name TEXT NOT NULL,
+            name_key TEXT NOT NULL,
+            member_count INTEGER NOT NULL DEFAULT 0,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL
+        );
+        CREATE UNIQUE INDEX groups_name_key ON groups(name_key);
+        CREATE INDEX groups_created_asc ON groups(created_at, id);
+        CREATE INDEX groups_created_desc ON groups(created_at DESC, id);
+
+        CREATE TABLE memberships (
+            group_seq INTEGER NOT NULL REFERENCES groups(seq) ON DELETE CASCADE,
+            user_seq INTEGER NOT NULL REFERENCES users(seq) ON DELETE CASCADE,
+            PRIMARY KEY (group_seq, user_seq)
+        ) WITHOUT ROWID;
+        -- A user's groups, and the cascade when a user is deleted.
+        CREATE INDEX memberships_by_user ON memberships(user_seq, group_seq);
+
+        CREATE TRIGGER memberships_count_insert AFTER INSERT ON memberships BEGIN
+            UPDATE groups SET member_count = member_count + 1 WHERE seq = new.group_seq;
+        END;
+        CREATE TRIGGER memberships_count_delete AFTER DELETE ON memberships BEGIN
+            UPDATE groups SET member_count = member_count - 1 WHERE seq = old.group_seq;
+        END;
+
+        -- Users stored before groups existed: their JSON gains `"groups":[]` before its closing
+        -- brace, as `UserJSON` now writes it (no one is in a group yet). The first answers kept
+        -- for idempotency keys hold a user too, before the envelope's `},"error":null}` (which
+        -- cannot occur inside a JSON string, where every quote is escaped).
+        UPDATE users SET json = substr(json, 1, length(json) - 1) || ',"groups":[]}';
+        UPDATE idempotency_keys
+            SET response = substr(response, 1, length(response) - 15) || ',"groups":[]},"error":null}'
+            WHERE substr(response, -15) = '},"error":null}';
         """
 }

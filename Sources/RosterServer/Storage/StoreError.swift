@@ -1,3 +1,5 @@
+import RosterKit
+
 /// What the store can refuse. Every other failure is a database error and becomes a 500.
 enum StoreError: Error, Equatable {
     /// No user has that id.
@@ -6,4 +8,10 @@ enum StoreError: Error, Equatable {
     case emailTaken
     /// An `Idempotency-Key` still live was first used with another request body.
     case idempotencyKeyReused
+    /// No group has that id.
+    case groupNotFound
+    /// The unique index on the folded group name refused the write.
+    case groupNameTaken
+    /// A membership change named users that do not exist: one field error per id.
+    case unknownUsers([FieldError])
 }

@@ -35,9 +35,23 @@ enum UserRow {
          SortKey.of(user.name), SortKey.of(user.email), UserJSON.objectText(user), user.id]
     }
 
+    /// The user with that id, with their groups, and the row's `seq` (what memberships refer to).
+    static func fetchWithSeq(id: String, in db: Database) throws -> (seq: Int64, user: User)? {
+        let statement = try db.cachedStatement(sql: "SELECT \(columns), users.seq FROM users WHERE id = ?")
+        guard let row = try Row.fetchOne(statement, arguments: [id]) else { return nil }
+        let seq: Int64 = row[7]
+        var user = user(from: row)
+        user.groups = try Memberships.groups(ofUserSeq: seq, in: db)
+        return (seq, user)
+    }
+
     static func fetch(id: String, in db: Database) throws -> User? {
-        let statement = try db.cachedStatement(sql: "SELECT \(columns) FROM users WHERE id = ?")
-        return try Row.fetchOne(statement, arguments: [id]).map(user(from:))
+        try fetchWithSeq(id: id, in: db)?.user
+    }
+
+    /// The `seq` of the user with that id.
+    static func seq(id: String, in db: Database) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM users WHERE id = ?"), arguments: [id])
     }
 
     /// Which unique index refused a write, if that is what `error` is.

@@ -20,33 +20,38 @@ final class UserStore: Sendable {
         self.init(pool: try UserDatabase.open(path: path))
     }
 
+    /// A page of users, decoded from the stored JSON as a client would read it (for tests and
+    /// tools; the API sends `listEnvelope`'s bytes).
     func list(_ query: UserQuery) async throws -> Page<User> {
-        let plan = ListPlan(query)
-        return try read { db in
-            let total = try Int.fetchOne(db.cachedStatement(sql: plan.countSQL), arguments: plan.countArguments) ?? 0
-            var items: [User] = []
-            if plan.offset < total {
-                items.reserveCapacity(plan.limit)
-                let rows = try Row.fetchCursor(db.cachedStatement(sql: plan.pageSQL), arguments: plan.pageArguments)
-                while let row = try rows.next() { items.append(UserRow.user(from: row)) }
-            }
-            return Page(items: items, page: query.page, perPage: query.perPage, total: total)
-        }
+        let envelope = try await listEnvelope(UserListQuery(query))
+        let decoded = try WireFormat.makeDecoder().decode(APIResponse<Page<User>>.self, from: Data(envelope))
+        return decoded.data ?? Page(items: [], page: query.page, perPage: query.perPage, total: 0)
     }
 
     /// The API's answer to a list call: the envelope of the page, from the stored JSON of its users.
-    func listEnvelope(_ query: UserQuery) async throws -> [UInt8] {
-        let plan = ListPlan(query, columns: "users.json")
-        return try read { db in
-            let total = try Int.fetchOne(db.cachedStatement(sql: plan.countSQL), arguments: plan.countArguments) ?? 0
-            var page = UserJSON.PageWriter(capacity: plan.limit)
-            if plan.offset < total {
-                try StoredText.forEachRow(of: db.cachedStatement(sql: plan.pageSQL), arguments: plan.pageArguments) {
-                    page.append(object: $0)
-                }
-            }
-            return page.finish(page: query.page, perPage: query.perPage, total: total)
+    func listEnvelope(_ query: UserListQuery) async throws -> [UInt8] {
+        try read { db in try Self.listEnvelope(query, in: db) }
+    }
+
+    /// The members of a group, as a list call's envelope.
+    /// - Throws: `StoreError.groupNotFound` when no group has that id.
+    func membersEnvelope(groupID: String, query: UserQuery) async throws -> [UInt8] {
+        try read { db in
+            guard try GroupRow.fetchWithSeq(id: groupID, in: db) != nil else { throw StoreError.groupNotFound }
+            return try Self.listEnvelope(UserListQuery(query, group: groupID), in: db)
         }
+    }
+
+    private static func listEnvelope(_ query: UserListQuery, in db: Database) throws -> [UInt8] {
+        let plan = ListPlan(query, columns: "users.json")
+        let total = try Int.fetchOne(db.cachedStatement(sql: plan.countSQL), arguments: plan.countArguments) ?? 0
+        var page = UserJSON.PageWriter(capacity: plan.limit)
+        if plan.offset < total {
+            try StoredText.forEachRow(of: db.cachedStatement(sql: plan.pageSQL), arguments: plan.pageArguments) {
+                page.append(object: $0)
+            }
+        }
+        return page.finish(page: query.base.page, perPage: query.base.perPage, total: total)
     }
 
     /// The API's answer to a get call, from the user's stored JSON.
@@ -139,6 +144,7 @@ final class UserStore: Sendable {
         }
     }
 
+    /// Removes the user; their memberships go in the same transaction (ON DELETE CASCADE).
     func delete(id: String) async throws -> User {
         try await write { db in
             guard let user = try UserRow.fetch(id: id, in: db) else { throw StoreError.notFound }
@@ -173,7 +179,7 @@ final class UserStore: Sendable {
     /// The transaction is ours, from cached statements: a list reads the total and the page in
     /// one snapshot, as `pool.read` would, but GRDB's BEGIN and COMMIT are parsed anew each time
     /// (3% of a first page's time under wrk).
-    private func read<T>(_ value: (Database) throws -> T) throws -> T {
+    func read<T>(_ value: (Database) throws -> T) throws -> T {
         try readers.withConnection { db in
             try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
             do {
@@ -193,7 +199,7 @@ final class UserStore: Sendable {
     /// other failure might have come after the commit, so it counts as a write.
     /// - Parameter changedUsers: false for a result that wrote no user (a replayed create):
     ///   the cached lists are still the current answers.
-    private func write<T: Sendable>(
+    func write<T: Sendable>(
         changedUsers: (T) -> Bool = { _ in true }, _ updates: @Sendable @escaping (Database) throws -> T
     ) async throws -> T {
         do {
