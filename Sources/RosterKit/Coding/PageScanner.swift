@@ -49,10 +49,23 @@ struct PageScanner {
               expect(#","status":"#), let status = string(),
               expect(#","created_at":"#), let createdAt = timestamp(),
               expect(#","updated_at":"#), let updatedAt = timestamp(),
+              let groups = groups(),
               expect("}")
         else { return nil }
         return User(id: id, name: name, email: email, role: Role(rawValue: role), status: Status(rawValue: status),
-                    createdAt: createdAt, updatedAt: updatedAt)
+                    createdAt: createdAt, updatedAt: updatedAt, groups: groups)
+    }
+
+    /// `,"groups":[{"id":…,"name":…},…]`, or nothing at all (a server from before groups).
+    private mutating func groups() -> [GroupReference]? {
+        guard expect(#","groups":["#) else { return [] }
+        var groups: [GroupReference] = []
+        if expect("]") { return groups }
+        repeat {
+            guard expect(#"{"id":"#), let id = string(), expect(#","name":"#), let name = string(), expect("}") else { return nil }
+            groups.append(GroupReference(id: id, name: name))
+        } while expect(",")
+        return expect("]") ? groups : nil
     }
 
     private mutating func expect(_ text: StaticString) -> Bool {
