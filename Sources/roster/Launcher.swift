@@ -31,7 +31,7 @@ struct Launcher {
         if let server = settings.server {
             baseURL = server
             tokens = settings.token.map(TokenProvider.init)
-            serverLabel = (settings.api == .scim ? "SCIM 2.0 · " : settings.api == .roster ? "Roster API · " : "") + Redaction.url(server)
+            serverLabel = Redaction.url(server) // the header adds the dialect once it is known
         } else {
             let configuration = ServerConfiguration(
                 databasePath: settings.database, seedCount: settings.seedUsers,

@@ -126,3 +126,18 @@ struct WriteRetryTests {
         }
     }
 }
+
+@Suite("Writes that may have landed: when the lookup fails too")
+struct LostCreateLookupFailsTests {
+    @Test func aLookupThatFailsClaimsNothingAndTheFirstFailureIsShown() async throws {
+        let transport = RoutedTransport([.health: [.success(WriteRetryTests.plainHealth)],
+                                         .create: [.failure(.timedOut)],
+                                         .list: [.failure(.connectionLost)]])
+        let repository = RemoteUserRepository(client: makeClient(
+            transport, clock: ContinuousClock(), retry: .never))
+        await #expect(throws: APIError.timedOut) {
+            try await repository.create(WriteRetryTests.draft, idempotencyKey: "key-6")
+        }
+        #expect(transport.requests(.post).count == 1)
+    }
+}

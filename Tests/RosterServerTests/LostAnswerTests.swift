@@ -77,14 +77,18 @@ private final class AnswerLosingProxy: Sendable {
 struct LostAnswerTests {
     static let quickRetries = RetryPolicy(baseDelay: .milliseconds(5))
 
+    private static func users(through proxy: AnswerLosingProxy) -> RemoteUserRepository {
+        RemoteUserRepository(client: APIClient(
+            baseURL: proxy.url, token: TestServer.token, transport: TestTransport.shared, retryPolicy: quickRetries,
+            logger: quietLogger))
+    }
+
     @Test("with the server replaying keys, the create is sent again and exactly one user exists")
     func replayedOnce() async throws {
         try await withServer { server in
             let proxy = try AnswerLosingProxy(upstream: server.url, loseFirstPostAnswers: 1, hideFeatures: false)
             defer { proxy.close() }
-            let users = RemoteUserRepository(client: APIClient(
-                baseURL: proxy.url, token: TestServer.token, transport: TestTransport.shared, retryPolicy: Self.quickRetries,
-                logger: quietLogger))
+            let users = Self.users(through: proxy)
             let created = try await users.create(UserDraft(name: "Once Only", email: "once@example.com"))
             #expect(created.email == "once@example.com")
             #expect(proxy.posts.count == 2)
@@ -100,9 +104,7 @@ struct LostAnswerTests {
         try await withServer { server in
             let proxy = try AnswerLosingProxy(upstream: server.url, loseFirstPostAnswers: 1, hideFeatures: true)
             defer { proxy.close() }
-            let users = RemoteUserRepository(client: APIClient(
-                baseURL: proxy.url, token: TestServer.token, transport: TestTransport.shared, retryPolicy: Self.quickRetries,
-                logger: quietLogger))
+            let users = Self.users(through: proxy)
             do {
                 _ = try await users.create(UserDraft(name: "Maybe Made", email: "maybe@example.com"))
                 Issue.record("a lost answer cannot be a success here")

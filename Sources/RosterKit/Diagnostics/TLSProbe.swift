@@ -44,7 +44,7 @@ public enum TLSProbe {
         let serverName: String? = (try? SocketAddress(ipAddress: host, port: port)) == nil ? host : nil
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         let done = loop.makePromise(of: Void.self)
-        let limit = TimeAmount.nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
+        let limit = TimeAmount(timeout)
         let timer = loop.scheduleTask(in: limit) { done.fail(ChannelError.connectTimeout(limit)) }
         defer { timer.cancel() }
         let channel: any Channel

@@ -17,7 +17,7 @@ public struct LoggingMiddleware: ClientMiddleware {
         do {
             let response = try await next(request)
             let elapsed = ContinuousClock.now - started
-            logger.info("\(request.method.rawValue) \(target) → \(response.status) in \(Self.milliseconds(elapsed)) ms")
+            logger.info("\(request.method.rawValue) \(target) → \(response.status) in \(elapsed.millisecondsText) ms")
             logger.trace("response headers", metadata: ["headers": .string(Self.describe(Redaction.headers(response.headers)))])
             return response
         } catch is CancellationError {
@@ -25,19 +25,12 @@ public struct LoggingMiddleware: ClientMiddleware {
             throw CancellationError()
         } catch {
             let elapsed = ContinuousClock.now - started
-            logger.warning("\(request.method.rawValue) \(target) failed after \(Self.milliseconds(elapsed)) ms: \(error)")
+            logger.warning("\(request.method.rawValue) \(target) failed after \(elapsed.millisecondsText) ms: \(error)")
             throw error
         }
     }
 
     private static func describe(_ headers: HTTPHeaders) -> String {
         headers.map { "\($0.name): \($0.value)" }.joined(separator: "; ")
-    }
-
-    private static func milliseconds(_ duration: Duration) -> String {
-        // Tenths of a millisecond by hand: String(format:) goes through CoreFoundation.
-        let (seconds, attoseconds) = duration.components
-        let tenths = Int((Double(seconds) * 10_000 + Double(attoseconds) / 1e14).rounded())
-        return "\(tenths / 10).\(tenths % 10)"
     }
 }

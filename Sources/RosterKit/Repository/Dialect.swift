@@ -43,7 +43,7 @@ public enum DialectProbe {
                 case .success(nil):
                     continue
                 case .failure(let error):
-                    if firstError == nil || error is CancellationError { firstError = firstError ?? error }
+                    firstError = firstError ?? error
                 }
             }
             throw firstError ?? APIError.unexpectedStatus(status: 404, ErrorBody(

@@ -22,7 +22,7 @@ public struct RemoteUserRepository: UserRepository {
         do {
             return try await client.send(UserEndpoint.create(draft, idempotencyKey: idempotencyKey))
         } catch let error as APIError where error.requestMayHaveArrived && !replays {
-            throw await outcomeOfLostCreate(draft)
+            throw await outcomeOfLostCreate(draft, lost: error)
         }
     }
 
@@ -49,11 +49,11 @@ public struct RemoteUserRepository: UserRepository {
         return replays
     }
 
-    /// After a create whose answer was lost: looks the email up and says what it found.
-    private func outcomeOfLostCreate(_ draft: UserDraft) async -> APIError {
+    /// After a create whose answer was lost: looks the email up and says what it found. When
+    /// the lookup fails too, nothing is known, and the first failure is what is said.
+    private func outcomeOfLostCreate(_ draft: UserDraft, lost: APIError) async -> APIError {
         let email = draft.email.lowercased()
-        let page = try? await list(UserQuery(perPage: 20, search: draft.email))
-        let existing = page?.items.first { $0.email.lowercased() == email }
-        return .createOutcomeUnknown(existing: existing)
+        guard let page = try? await list(UserQuery(perPage: 20, search: draft.email)) else { return lost }
+        return .createOutcomeUnknown(existing: page.items.first { $0.email.lowercased() == email })
     }
 }

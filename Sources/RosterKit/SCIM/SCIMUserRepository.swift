@@ -73,9 +73,10 @@ public actor SCIMUserRepository: UserRepository {
             return try remember(try Self.decode(response), etag: response.headers["ETag"])
         } catch let error as APIError where error.requestMayHaveArrived {
             // SCIM services do not replay idempotency keys: look before anyone sends it again.
+            // A lookup that fails (or a service that cannot search) knows nothing: say the first failure.
             let userName = draft.userName ?? draft.email
-            let found = try? await list(UserQuery(perPage: 5, search: userName))
-            throw APIError.createOutcomeUnknown(existing: found?.items.first {
+            guard let found = try? await list(UserQuery(perPage: 5, search: userName)) else { throw error }
+            throw APIError.createOutcomeUnknown(existing: found.items.first {
                 $0.scim?.userName.lowercased() == userName.lowercased() || $0.email.lowercased() == draft.email.lowercased()
             })
         }

@@ -165,7 +165,6 @@ public final class AsyncHTTPTransport: HTTPTransport {
 
 extension TimeAmount {
     init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        self = .nanoseconds(duration.nanoseconds)
     }
 }

@@ -27,8 +27,8 @@ struct Presenter {
         } else {
             connection = .connected
         }
-        // Name the dialect once it is known, when the label does not already (--api auto).
-        let dialect = model.traits.dialect == .scim && !serverLabel.contains(Dialect.scim.label) ? "\(Dialect.scim.label) · " : ""
+        // SCIM is named once the first load has told which dialect this is.
+        let dialect = model.traits.dialect == .scim ? "\(Dialect.scim.label) · " : ""
         return HeaderContent(server: dialect + serverLabel, userCount: list.state.value.map(\.total), connection: connection, spinner: spinner)
     }
 

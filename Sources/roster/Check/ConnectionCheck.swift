@@ -110,7 +110,7 @@ struct ConnectionCheck {
         let again = clock.now
         _ = try? await anonymous.response(for: UserEndpoint.health)
         let second = clock.now - again
-        report.line("Round trip", "\(Self.milliseconds(first)) ms for the first request (connecting included), \(Self.milliseconds(second)) ms for the next")
+        report.line("Round trip", "\(first.millisecondsText) ms for the first request (connecting included), \(second.millisecondsText) ms for the next")
         let features = health.features ?? []
         let version = health.version.map { " \($0)" } ?? ""
         report.line("API", "Roster API (roster-server\(version)\(features.isEmpty ? "" : "; " + features.joined(separator: ", ")))")
@@ -134,12 +134,6 @@ struct ConnectionCheck {
         } catch {
             report.fail("Token", "\(error)", fix: nil)
         }
-    }
-
-    static func milliseconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let tenths = Int((Double(seconds) * 10_000 + Double(attoseconds) / 1e14).rounded())
-        return "\(tenths / 10).\(tenths % 10)"
     }
 }
 
