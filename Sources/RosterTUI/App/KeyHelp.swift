@@ -12,7 +12,7 @@ public enum KeyHelp {
             Hint("/", "Search names and emails"),
             Hint("Esc", "Clear the search"),
             Hint("s", "Change the sort order"),
-            Hint("S", "Suspend the selected user, or reactivate"),
+            Hint("S", "Suspend or reactivate"),
             Hint("n", "New user"),
             Hint("e  Enter", "Edit the selected user"),
             Hint("d  Delete", "Delete the selected user"),
@@ -44,7 +44,7 @@ public enum KeyHelp {
         ]),
         HelpSection(title: "Dialogs", entries: [
             Hint("r  Enter", "Retry (error) or confirm"),
-            Hint("y  n", "Confirm or cancel a deletion"),
+            Hint("y  n", "Confirm or cancel"),
             Hint("Esc", "Close"),
         ]),
     ]
