@@ -237,7 +237,7 @@ public final class AppModel {
     }
 
     private func makeForm(_ mode: FormMode) -> UserFormModel {
-        let form = UserFormModel(mode: mode, repository: repository, activity: activity)
+        let form = UserFormModel(mode: mode, repository: repository, activity: activity, traits: traits)
         form.onSaved = { [weak self, weak form] user in
             guard let self, let form else { return }
             remove(.form(form))

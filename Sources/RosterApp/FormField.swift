@@ -3,12 +3,13 @@ import RosterKit
 /// A field of the user form. The raw value is the field's wire name, so a server's field
 /// error lands on the field it names.
 public enum FormField: String, CaseIterable, Sendable {
-    case name, email, role, status
+    case name, email, userName, role, status
 
     public var label: String {
         switch self {
         case .name: "Name"
         case .email: "Email"
+        case .userName: "Username"
         case .role: "Role"
         case .status: "Status"
         }
@@ -16,7 +17,13 @@ public enum FormField: String, CaseIterable, Sendable {
 
     /// Text fields take line editing; the others are pickers.
     public var isText: Bool {
-        self == .name || self == .email
+        self == .name || self == .email || self == .userName
+    }
+
+    /// The fields a directory asks for: a SCIM service keys users on `userName`, and only a
+    /// directory that knows roles gets a role picker.
+    public static func fields(for traits: DirectoryTraits) -> [FormField] {
+        [.name, .email] + (traits.dialect == .scim ? [.userName] : []) + (traits.hasRoles ? [.role] : []) + [.status]
     }
 }
 

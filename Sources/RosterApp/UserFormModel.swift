@@ -11,12 +11,17 @@ public final class UserFormModel {
     public private(set) var mode: FormMode
     public private(set) var name: TextFieldState
     public private(set) var email: TextFieldState
+    /// SCIM's `userName`: shown on SCIM services only. A new user's follows the email until
+    /// the person types one of their own (most services key users on it and expect the email).
+    public private(set) var userName: TextFieldState
     public private(set) var role: Role
     public private(set) var status: Status
     /// What the pickers offer: the known values, plus the user's own if this client does not
     /// know it (so editing such a user does not silently change it).
     public let roleOptions: [Role]
     public let statusOptions: [Status]
+    /// The fields this directory asks for, in order (`FormField.fields(for:)`).
+    public let fields: [FormField]
     public private(set) var focus: FormField = .name
     public private(set) var submission: SubmissionState = .editing
     /// A problem the server reported that belongs to no field.
@@ -37,29 +42,34 @@ public final class UserFormModel {
 
     @ObservationIgnored private let repository: any UserRepository
     @ObservationIgnored private let activity: Activity
-    @ObservationIgnored private var initial: (name: String, email: String, role: Role, status: Status)
+    @ObservationIgnored private var initial: (name: String, email: String, userName: String, role: Role, status: Status)
+    @ObservationIgnored private var userNameFollowsEmail: Bool
     @ObservationIgnored private var lastDraft: UserDraft?
     /// The idempotency key of the create in progress: the same draft sent again (a retry from
     /// the error dialog, or Enter once more after a failure) is the same action, so it keeps
     /// its key and a server that replays keys creates the user once.
     @ObservationIgnored private var idempotencyKey = IdempotencyKey.make()
 
-    public init(mode: FormMode, repository: any UserRepository, activity: Activity) {
+    public init(mode: FormMode, repository: any UserRepository, activity: Activity, traits: DirectoryTraits = .rosterAPI) {
         self.mode = mode
         self.repository = repository
         self.activity = activity
         switch mode {
         case .create:
-            initial = ("", "", .member, .active)
+            initial = ("", "", "", .member, .active)
+            userNameFollowsEmail = true
         case .edit(let user):
-            initial = (user.name, user.email, user.role, user.status)
+            initial = (user.name, user.email, user.scim?.userName ?? "", user.role, user.status)
+            userNameFollowsEmail = false
         }
         name = TextFieldState(initial.name)
         email = TextFieldState(initial.email)
+        userName = TextFieldState(initial.userName)
         role = initial.role
         status = initial.status
+        fields = FormField.fields(for: traits)
         roleOptions = Role.known + (initial.role.isKnown ? [] : [initial.role])
-        statusOptions = Status.known + (initial.status.isKnown ? [] : [initial.status])
+        statusOptions = traits.statuses + (traits.statuses.contains(initial.status) ? [] : [initial.status])
     }
 
     // MARK: What the view reads
@@ -77,7 +87,8 @@ public final class UserFormModel {
     }
 
     public var isDirty: Bool {
-        name.text != initial.name || email.text != initial.email || role != initial.role || status != initial.status
+        name.text != initial.name || email.text != initial.email || userName.text != initial.userName
+            || role != initial.role || status != initial.status
     }
 
     public var isSubmitting: Bool { submission == .submitting }
@@ -94,16 +105,19 @@ public final class UserFormModel {
         switch field {
         case .name: name
         case .email: email
+        case .userName: userName
         case .role, .status: nil
         }
     }
 
     /// What a submit sends: trimmed as the server stores it. A role or status this client does
     /// not know is left out, which the server reads as "unchanged".
+    /// Without a role picker the role is left out too; an empty user name means "the email".
     public var draft: UserDraft {
         UserValidation.normalized(UserDraft(
             name: name.text, email: email.text,
-            role: role.isKnown ? role : nil, status: status.isKnown ? status : nil))
+            role: role.isKnown && fields.contains(.role) ? role : nil, status: status.isKnown ? status : nil,
+            userName: fields.contains(.userName) && !userName.text.isEmpty ? userName.text : nil))
     }
 
     // MARK: Editing
@@ -112,12 +126,12 @@ public final class UserFormModel {
     public func edit(_ edit: TextEdit) {
         guard !isSubmitting else { return }
         switch (focus, edit) {
-        case (.name, _), (.email, _):
+        case (.name, _), (.email, _), (.userName, _):
             let field = focus
-            var state = field == .name ? name : email
+            guard var state = textField(field) else { return }
             let wasValid = clientProblem(field) == nil
             let changed = state.apply(edit)
-            if field == .name { name = state } else { email = state }
+            store(state, in: field)
             if changed { fieldChanged(field, wasValid: wasValid) }
         case (.role, .moveLeft), (.status, .moveLeft):
             selectPreviousOption()
@@ -130,23 +144,34 @@ public final class UserFormModel {
 
     /// Replaces a text field's whole text (a paste, or a test).
     public func setText(_ text: String, for field: FormField) {
-        guard !isSubmitting, field.isText else { return }
+        guard !isSubmitting, var state = textField(field) else { return }
         let wasValid = clientProblem(field) == nil
-        var state = field == .name ? name : email
         guard state.text != text else { return }
         state.setText(text)
-        if field == .name { name = state } else { email = state }
+        store(state, in: field)
         fieldChanged(field, wasValid: wasValid)
     }
 
+    private func store(_ state: TextFieldState, in field: FormField) {
+        switch field {
+        case .name: name = state
+        case .email:
+            email = state
+            if userNameFollowsEmail, userName.text != state.text { userName = TextFieldState(state.text) }
+        case .userName:
+            userName = state
+            // Typed over: from now on it is the person's own, unless they empty it again.
+            userNameFollowsEmail = state.text.isEmpty || state.text == email.text
+        case .role, .status: break
+        }
+    }
+
     public func focusNext() {
-        let all = FormField.allCases
-        focus(on: all[(all.firstIndex(of: focus)! + 1) % all.count])
+        focus(on: fields[((fields.firstIndex(of: focus) ?? 0) + 1) % fields.count])
     }
 
     public func focusPrevious() {
-        let all = FormField.allCases
-        focus(on: all[(all.firstIndex(of: focus)! + all.count - 1) % all.count])
+        focus(on: fields[((fields.firstIndex(of: focus) ?? 0) + fields.count - 1) % fields.count])
     }
 
     /// Moves the focus; the field left shows its problem from now on.
@@ -179,7 +204,7 @@ public final class UserFormModel {
         case .status:
             let index = statusOptions.firstIndex(of: status) ?? 0
             select(status: statusOptions[(index + step + statusOptions.count) % statusOptions.count])
-        case .name, .email:
+        case .name, .email, .userName:
             break
         }
     }
@@ -206,7 +231,7 @@ public final class UserFormModel {
         case .editing, .failed: break
         }
         let draft = self.draft
-        let problems = UserValidation.problems(in: draft).compactMap { FormField(rawValue: $0.field) }
+        let problems = UserValidation.problems(in: draft).compactMap { FormField(rawValue: $0.field) }.filter(fields.contains)
         guard problems.isEmpty else {
             revealed.formUnion(problems)
             focus = problems[0]
@@ -263,7 +288,7 @@ public final class UserFormModel {
             var unplaced: [String] = []
             var placed: [FormField: String] = [:]
             for fieldError in failure.fieldErrors {
-                if let field = FormField(rawValue: fieldError.field) {
+                if let field = FormField(rawValue: fieldError.field), fields.contains(field) {
                     if placed[field] == nil { placed[field] = fieldError.message }
                 } else {
                     unplaced.append(fieldError.message)
@@ -273,7 +298,7 @@ public final class UserFormModel {
             if placed.isEmpty || !unplaced.isEmpty {
                 formError = unplaced.isEmpty ? failure.errorDescription : unplaced.joined(separator: " ")
             }
-            if let first = FormField.allCases.first(where: { placed[$0] != nil }) { focus = first }
+            if let first = fields.first(where: { placed[$0] != nil }) { focus = first }
         case .preconditionFailed:
             guard case .edit(let original) = mode else { fallthrough }
             submission = .editing
@@ -300,9 +325,10 @@ public final class UserFormModel {
         guard case .edit = mode else { return }
         if name.text == initial.name { name = TextFieldState(server.name) }
         if email.text == initial.email { email = TextFieldState(server.email) }
+        if userName.text == initial.userName { userName = TextFieldState(server.scim?.userName ?? "") }
         if role == initial.role { role = server.role }
         if status == initial.status { status = server.status }
-        initial = (server.name, server.email, server.role, server.status)
+        initial = (server.name, server.email, server.scim?.userName ?? "", server.role, server.status)
         mode = .edit(server)
         submission = .editing
     }

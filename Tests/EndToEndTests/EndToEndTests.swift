@@ -85,6 +85,10 @@ struct EndToEndTests {
         try session.tmux.type("Ana Silva")
         try session.tmux.send("Tab")
         try session.tmux.type("ana.silva@example.com")
+        // The service keys users on userName: the form asks for it, filled from the email.
+        let form = try await session.tmux.waitFor("Username")
+        #expect(form.split(separator: "\n").contains { $0.contains("Username") && $0.contains("ana.silva@example.com") },
+                "the username follows the email:\n\(form)")
         try session.tmux.send("Enter")
         try await session.tmux.waitFor("Created Ana Silva")
         let users = SCIMUserRepository(client: peer.client())

@@ -81,7 +81,7 @@ struct SCIMInteropTests {
             Issue.record("a taken userName must be refused")
         } catch let error as APIError {
             #expect(error.status == 409)
-            #expect(error.fieldErrors.first?.field == "email")
+            #expect(error.fieldErrors.first?.field == "userName")
         }
 
         // Delete.

@@ -15,6 +15,8 @@ final class FakeSCIMService: Sendable {
         var patch = true
         var patchAnswers204 = false
         var etags = true
+        /// Lists matching more than this are refused with `tooMany`.
+        var tooManyAbove: Int?
     }
     let quirks: Quirks
     let users: Mutex<[JSONValue]>
@@ -62,6 +64,9 @@ final class FakeSCIMService: Sendable {
                     if operators.contains("sw") { return name.hasPrefix(needle) }
                     return name == needle
                 }
+            }
+            if let limit = quirks.tooManyAbove, matching.count > limit {
+                return error(400, "tooMany", "Result set exceeds \(limit)")
             }
             let start = max(1, Int(parameter("startIndex") ?? "1") ?? 1)
             let count = min(quirks.cap, Int(parameter("count") ?? "100") ?? 100)
@@ -258,11 +263,26 @@ struct SCIMRepositoryTests {
         } catch let error as APIError {
             guard case .conflict(let body) = error else { Issue.record("\(error)"); return }
             #expect(body?.code == "uniqueness")
-            #expect(error.fieldErrors.first?.field == "email")
+            #expect(error.fieldErrors.first?.field == "userName")
         }
         #expect(APIError.forStatus(412, body: nil, retryAfter: nil) == .preconditionFailed(nil))
         #expect(!APIError.preconditionFailed(nil).isRetryable)
         #expect(!APIError.notImplemented(nil).isRetryable)
+    }
+
+    @Test func tooManyAsksToNarrowTheSearchAndKeepsTheServicesDetail() async throws {
+        var quirks = FakeSCIMService.Quirks()
+        quirks.tooManyAbove = 1000
+        let users = repository(FakeSCIMService(count: 1001, quirks: quirks))
+        do {
+            _ = try await users.list(UserQuery(perPage: 50, search: "user"))
+            Issue.record("tooMany must be an error")
+        } catch let error as APIError {
+            let message = try #require(error.errorDescription)
+            #expect(message.contains("narrow it"), "\(message)")
+            #expect(message.contains("Result set exceeds 1000"))
+            #expect(!error.isRetryable)
+        }
     }
 
     @Test func deleteSendsIfMatchAndCreateSendsTheResource() async throws {

@@ -58,6 +58,18 @@ struct WriteRetryTests {
         #expect(posts[0].body == posts[1].body)
     }
 
+    @Test func aCreateTurnedAwayWith429WaitsForRetryAfterAndIsSentAgainEvenWithoutKeyReplay() async throws {
+        let tooMany = TransportResponse.text(#"{"error":{"code":"rate_limited","message":"slow down"}}"#, status: 429, headers: ["Retry-After": "1"])
+        let transport = RoutedTransport([.health: [.success(Self.plainHealth)],
+                                         .create: [.success(tooMany), .success(Self.created)]])
+        let started = ContinuousClock.now
+        #expect(try await repository(transport).create(Self.draft, idempotencyKey: "key-429") == sampleUser)
+        #expect(ContinuousClock.now - started >= .seconds(1), "waited out Retry-After")
+        #expect(transport.requests(.post).count == 2, "a 429 was not processed: sending it again cannot create twice")
+        #expect(!RetryPolicy.mayResend(transport.requests(.post)[0], after: .serviceUnavailable(retryAfter: nil, nil), keysReplayed: false),
+                "a 503 may come from a server that did part of the work: not resent without key replay")
+    }
+
     @Test func withoutKeyReplayALostCreateIsNotResentAndTheLookupSaysWhatItFound() async throws {
         let found = envelope(#"{"items":[\#(sampleUserJSON)],"page":1,"per_page":20,"total":1}"#)
         let transport = RoutedTransport([.health: [.success(Self.plainHealth)],

@@ -26,6 +26,25 @@ struct ViewTests {
         #expect(canvas.lines[0].contains("1 / 6"))
     }
 
+    @Test func aDirectoryWithoutRolesHasNoRoleColumnOrLineAndAnUnknownTotalSaysSo() throws {
+        var content = listContent(mixedUsers, total: 100)
+        content.showsRoles = false
+        content.totalIsLowerBound = true
+        let canvas = grid(80, 12)
+        UserListView.draw(content, in: Rect(row: 0, column: 0, width: 80, height: 12), on: canvas)
+        #expect(!canvas.lines[1].contains("Role"))
+        #expect(canvas.lines[1].contains("Status"))
+        #expect(!canvas.text.contains(" member "), "no role shown")
+        #expect(canvas.lines[0].contains("1 / 100+"))
+
+        var detail = DetailContent(user: mixedUsers[0])
+        detail.showsRole = false
+        let pane = grid(50, 14)
+        DetailPane.draw(detail, spinner: nil, in: Rect(row: 0, column: 0, width: 50, height: 14), on: pane)
+        #expect(!pane.text.contains("Role"))
+        #expect(pane.text.contains("Status"))
+    }
+
     @Test func theSelectedRowIsMarkedOnItsMarkerAndName() throws {
         let canvas = grid(80, 12)
         UserListView.draw(listContent(mixedUsers, selected: 3), in: Rect(row: 0, column: 0, width: 80, height: 12), on: canvas)

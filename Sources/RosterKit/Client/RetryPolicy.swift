@@ -48,12 +48,14 @@ public struct RetryPolicy: Sendable {
     /// Whether sending `request` again after `error` cannot apply it twice: an idempotent
     /// method (GET, HEAD, PUT, DELETE); a request carrying an `Idempotency-Key` that the server
     /// is known to replay; or any request that never reached the server (no connection could
-    /// be made). A POST or PATCH whose answer was lost is never sent again blindly.
+    /// be made), or that the server turned away unread (429: RFC 6585 says the request was
+    /// not processed; the wait is its `Retry-After`). A POST or PATCH whose answer was lost is
+    /// never sent again blindly.
     public static func mayResend(_ request: TransportRequest, after error: APIError, keysReplayed: Bool) -> Bool {
         if request.method.isIdempotent { return true }
         if keysReplayed, request.headers[IdempotencyKey.header] != nil { return true }
         switch error {
-        case .offline, .cannotConnect: return true
+        case .offline, .cannotConnect, .rateLimited: return true
         default: return false
         }
     }

@@ -4,14 +4,18 @@ public struct DirectoryTraits: Sendable, Equatable {
     public var dialect: Dialect
     public var canSort: Bool
     public var hasRoles: Bool
+    /// The statuses a user can have here (SCIM's `active` has no "invited").
+    public var statuses: [Status]
     /// What a search matches here, when it is less than the usual substring search (a SCIM
     /// service that only takes `sw` or `eq` filters, or none); nil for the usual.
     public var searchLimitation: String?
 
-    public init(dialect: Dialect, canSort: Bool = true, hasRoles: Bool = true, searchLimitation: String? = nil) {
+    public init(dialect: Dialect, canSort: Bool = true, hasRoles: Bool = true, statuses: [Status] = Status.known,
+                searchLimitation: String? = nil) {
         self.dialect = dialect
         self.canSort = canSort
         self.hasRoles = hasRoles
+        self.statuses = statuses
         self.searchLimitation = searchLimitation
     }
 

@@ -11,7 +11,9 @@ enum SCIMError {
         else { return nil }
         let scimType = value[attribute: "scimType"]?.stringValue
         let detail = value[attribute: "detail"]?.stringValue ?? ""
-        let message = detail.isEmpty ? defaultMessage(scimType) : detail
+        // tooMany's detail rarely says what to do about it; the default message does.
+        let message = detail.isEmpty ? defaultMessage(scimType)
+            : scimType == "tooMany" ? "\(defaultMessage(scimType)) (\(detail))" : detail
         return ErrorBody(code: scimType ?? "scim_error", message: message, fields: fields(scimType: scimType, detail: detail))
     }
 
@@ -20,10 +22,10 @@ enum SCIMError {
         let lowered = detail.lowercased()
         switch scimType {
         case "uniqueness":
-            // Most services do not say which attribute; userName is what they key on, and Roster
-            // sends the email as userName unless told otherwise.
+            // Most services do not say which attribute; userName is what they key on (the form
+            // shows it on SCIM services, and it follows the email unless typed over).
             if lowered.contains("email") { return [FieldError(field: "email", message: "This email is already taken.")] }
-            return [FieldError(field: "email", message: "This user name or email is already taken.")]
+            return [FieldError(field: "userName", message: "This username is already taken.")]
         case "invalidValue", "invalidSyntax":
             for (attribute, field) in [("username", "userName"), ("email", "email"), ("displayname", "name"), ("name", "name")]
             where lowered.contains(attribute) {
@@ -38,7 +40,7 @@ enum SCIMError {
     private static func defaultMessage(_ scimType: String?) -> String {
         switch scimType {
         case "uniqueness": "One of the values is already in use."
-        case "tooMany": "The search matches too many users for this service; narrow it."
+        case "tooMany": "The search matches more users than this service will list: narrow it (type more of a name or email)."
         case "invalidFilter": "The service did not accept the search."
         case "mutability": "The service does not allow changing that attribute."
         default: "The service refused the request."

@@ -38,7 +38,7 @@ public actor SCIMUserRepository: UserRepository {
     public func traits() async -> DirectoryTraits {
         let capabilities = knownCapabilities ?? SCIMCapabilities()
         return DirectoryTraits(
-            dialect: .scim, canSort: capabilities.sort, hasRoles: capabilities.hasRoles,
+            dialect: .scim, canSort: capabilities.sort, hasRoles: capabilities.hasRoles, statuses: [.active, .suspended],
             searchLimitation: searchMode == .contains ? nil : searchMode.summary)
     }
 

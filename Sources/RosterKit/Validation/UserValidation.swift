@@ -9,6 +9,7 @@ public enum UserValidation {
         var draft = draft
         draft.name = draft.name.trimmingWhitespace()
         draft.email = draft.email.trimmingWhitespace()
+        draft.userName = draft.userName?.trimmingWhitespace()
         return draft
     }
 
@@ -17,6 +18,9 @@ public enum UserValidation {
         var problems: [FieldError] = []
         if let message = nameProblem(draft.name) { problems.append(FieldError(field: "name", message: message)) }
         if let message = emailProblem(draft.email) { problems.append(FieldError(field: "email", message: message)) }
+        if let userName = draft.userName, let message = userNameProblem(userName) {
+            problems.append(FieldError(field: "userName", message: message))
+        }
         if let role = draft.role, !role.isKnown {
             problems.append(FieldError(field: "role", message: "Role must be one of \(Role.known.map(\.rawValue).joined(separator: ", "))."))
         }
@@ -31,6 +35,14 @@ public enum UserValidation {
         if name.isEmpty { return "Name is required." }
         if name.unicodeScalars.contains(where: isForbiddenInText) { return "Name must not contain control characters." }
         if name.count > nameLengthRange.upperBound { return "Name must be at most \(nameLengthRange.upperBound) characters." }
+        return nil
+    }
+
+    /// SCIM leaves `userName`'s form to the service; what no service takes is checked here.
+    public static func userNameProblem(_ rawUserName: String) -> String? {
+        let userName = rawUserName.trimmingWhitespace()
+        if userName.unicodeScalars.contains(where: isForbiddenInText) { return "Username must not contain control characters." }
+        if userName.count > maximumEmailLength { return "Username must be at most \(maximumEmailLength) characters." }
         return nil
     }
 

@@ -50,6 +50,7 @@ public final class AppController {
         switch event {
         case .key(.control("l")):
             invalidateNextFrame = true
+            renderer.invalidate()
         case .key(let key):
             if case .help = model.topScreen, let delta = helpScrollDelta(for: key) {
                 helpScroll = min(max(0, helpScroll + delta), helpScrollLimit)
@@ -59,12 +60,14 @@ public final class AppController {
         case .mouse(let mouse):
             handleMouse(mouse)
         case .resize:
+            renderer.invalidate()
             updateViewport()
         case .quit(let signal):
             // Ctrl-C is a quit key like q; being told to stop from outside is not.
             exitCode = signal == 2 ? 0 : 128 + signal
         case .suspend, .resume:
             invalidateNextFrame = true
+            renderer.invalidate()
         }
     }
 

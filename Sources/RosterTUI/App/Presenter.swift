@@ -29,7 +29,9 @@ struct Presenter {
         }
         // SCIM is named once the first load has told which dialect this is.
         let dialect = model.traits.dialect == .scim ? "\(Dialect.scim.label) · " : ""
-        return HeaderContent(server: dialect + serverLabel, userCount: list.state.value.map(\.total), connection: connection, spinner: spinner)
+        var header = HeaderContent(server: dialect + serverLabel, userCount: list.state.value.map(\.total), connection: connection, spinner: spinner)
+        header.userCountIsLowerBound = list.state.value?.totalIsLowerBound == true
+        return header
     }
 
     func listContent(focused: Bool) -> ListContent {
@@ -50,10 +52,13 @@ struct Presenter {
                 rows.append(.failed(message: error.errorDescription ?? "Could not load these users.", isFirstOfPage: startsPage))
             }
         }
-        return ListContent(
+        var content = ListContent(
             rows: rows, firstIndex: visible.lowerBound, selectedIndex: list.rowCount > 0 ? list.selection : nil,
             total: list.state.value?.total, sort: list.sort, search: list.searchText,
             emptyMessage: emptyMessage(), spinner: rows.isEmpty ? spinner : nil, focused: focused)
+        content.totalIsLowerBound = list.state.value?.totalIsLowerBound == true
+        content.showsRoles = model.traits.hasRoles
+        return content
     }
 
     private func emptyMessage() -> String? {
@@ -76,8 +81,10 @@ struct Presenter {
         // fetched record replaces the list's copy when it arrives. A spinner in the title only
         // when the fetch is slow enough to turn the app's spinner.
         let user = detail.user ?? selected
-        return DetailContent(user: user, isRefreshing: detail.state.isLoading && model.activity.isBusy,
-                             problem: detail.state.error?.errorDescription)
+        var content = DetailContent(user: user, isRefreshing: detail.state.isLoading && model.activity.isBusy,
+                                    problem: detail.state.error?.errorDescription)
+        content.showsRole = model.traits.hasRoles
+        return content
     }
 
     func status() -> StatusContent {
@@ -113,10 +120,10 @@ struct Presenter {
     }
 
     func form(_ form: UserFormModel) -> FormContent {
-        let fields = FormField.allCases.map { field -> FormFieldContent in
+        let fields = form.fields.map { field -> FormFieldContent in
             let kind: FormFieldContent.Kind
             switch field {
-            case .name, .email:
+            case .name, .email, .userName:
                 let state = form.textField(field) ?? TextFieldState()
                 kind = .text(text: state.text, cursor: state.cursor)
             case .role:
@@ -126,7 +133,7 @@ struct Presenter {
             }
             return FormFieldContent(label: field.label, kind: kind, error: form.error(for: field))
         }
-        let focusIndex = FormField.allCases.firstIndex(of: form.focus) ?? 0
+        let focusIndex = form.fields.firstIndex(of: form.focus) ?? 0
         return FormContent(title: form.title, fields: fields, focus: .field(focusIndex), submitLabel: form.submitLabel,
                            isSubmitting: form.isSubmitting, spinner: spinner, problem: form.formError)
     }

@@ -1,30 +1,78 @@
 import RosterApp
 
-/// Draws the whole screen for the current state: the list and detail pane always, then
-/// whatever is stacked on top. The canvas is cleared first; ncurses compares the frame with
-/// the last one and sends only what changed.
+/// Draws the screen for the current state: the list and detail pane always, then whatever is
+/// stacked on top.
+///
+/// A frame redraws only what changed since the last one (tig's way): when nothing is stacked
+/// on top and the size is the same, regions whose content is unchanged are not drawn at all,
+/// and the list redraws only its rows that differ. Drawing an unchanged cell costs nothing on
+/// the wire (ncurses sends only differences) but costs the CPU of a whole screen per key:
+/// sanitising, measuring and copying every cell. Anything else (the first frame, a resize, a
+/// dialog or form on top) clears and draws everything.
 @MainActor
-struct ScreenRenderer {
+final class ScreenRenderer {
     let presenter: Presenter
+    /// What the base layer shows now, when it was the top layer of the last frame.
+    private var drawnBase: BaseContent?
+
+    init(presenter: Presenter) {
+        self.presenter = presenter
+    }
+
+    /// Everything the base layer (list, detail, header, hints) is drawn from.
+    private struct BaseContent: Equatable {
+        var size: Size
+        var header: HeaderContent
+        var list: ListContent
+        var detail: DetailContent?
+        var detailSpinner: String?
+        var status: StatusContent
+        var hints: [Hint]
+    }
+
+    /// Forgets what is on screen, so the next frame draws everything.
+    func invalidate() {
+        drawnBase = nil
+    }
 
     /// Draws the frame; returns how far the help can scroll (0 when it is not open).
     @discardableResult
     func render(on canvas: any Canvas, helpScroll: Int = 0) -> Int {
-        var helpScrollLimit = 0
-        canvas.clear()
         canvas.setCursor(nil)
         let model = presenter.model
         guard let layout = ScreenLayout(size: canvas.size) else {
+            drawnBase = nil
+            canvas.clear()
             TooSmallView.draw(size: canvas.size, on: canvas)
             return 0
         }
         let listOnTop = model.screens.count == 1
-        HeaderView.draw(presenter.header(), in: layout.header, on: canvas)
-        UserListView.draw(presenter.listContent(focused: listOnTop), in: layout.list, on: canvas)
-        DetailPane.draw(presenter.detail(), spinner: presenter.spinner, in: layout.detail, on: canvas)
-        StatusLine.draw(presenter.status(), in: layout.status, on: canvas)
-        HintBar.draw(KeyBindings.hints(for: model), in: layout.hints, on: canvas)
+        let detail = presenter.detail()
+        let base = BaseContent(
+            size: canvas.size, header: presenter.header(), list: presenter.listContent(focused: listOnTop),
+            detail: detail, detailSpinner: detail?.isRefreshing == true ? presenter.spinner : nil,
+            status: presenter.status(), hints: KeyBindings.hints(for: model))
+        let previous = drawnBase.flatMap { $0.size == base.size && listOnTop ? $0 : nil }
+        if previous == nil { canvas.clear() }
 
+        if base.header != previous?.header {
+            HeaderView.draw(base.header, in: layout.header, on: canvas)
+        }
+        UserListView.draw(base.list, replacing: previous?.list, in: layout.list, on: canvas)
+        if base.detail != previous?.detail || base.detailSpinner != previous?.detailSpinner || previous == nil {
+            // The pane draws only its lines: the old ones must go first.
+            if previous != nil { canvas.fill(layout.detail, style: .normal) }
+            DetailPane.draw(base.detail, spinner: base.detailSpinner, in: layout.detail, on: canvas)
+        }
+        if base.status != previous?.status || base.status.showsCursor {
+            StatusLine.draw(base.status, in: layout.status, on: canvas)
+        }
+        if base.hints != previous?.hints {
+            HintBar.draw(base.hints, in: layout.hints, on: canvas)
+        }
+        drawnBase = listOnTop ? base : nil
+
+        var helpScrollLimit = 0
         for screen in model.screens.dropFirst() {
             // Only the top layer may show a cursor (a form under a dialog must not).
             canvas.setCursor(nil)
@@ -37,5 +85,12 @@ struct ScreenRenderer {
             }
         }
         return helpScrollLimit
+    }
+}
+
+private extension StatusContent {
+    /// The search line shows the text cursor, which every frame places anew.
+    var showsCursor: Bool {
+        if case .search = self { true } else { false }
     }
 }

@@ -89,13 +89,19 @@ extension Canvas {
     /// A single-line box around `rect` with an optional title in its top edge.
     public func drawBox(_ rect: Rect, title: String? = nil, style: Style = .border, titleStyle: Style = .dialogTitle) {
         guard rect.width >= 2, rect.height >= 2 else { return }
-        let inner = rect.width - 2
-        draw("┌" + String(repeating: "─", count: inner) + "┐", at: Point(row: rect.row, column: rect.column), style: style)
+        drawTopEdge(of: rect, title: title, style: style, titleStyle: titleStyle)
         for row in (rect.row + 1)..<(rect.bottom - 1) {
             draw("│", at: Point(row: row, column: rect.column), style: style)
             draw("│", at: Point(row: row, column: rect.right - 1), style: style)
         }
-        draw("└" + String(repeating: "─", count: inner) + "┘", at: Point(row: rect.bottom - 1, column: rect.column), style: style)
+        draw("└" + String(repeating: "─", count: rect.width - 2) + "┘", at: Point(row: rect.bottom - 1, column: rect.column), style: style)
+    }
+
+    /// The top line of `drawBox`, alone: what changes when only a box's title does.
+    public func drawTopEdge(of rect: Rect, title: String? = nil, style: Style = .border, titleStyle: Style = .dialogTitle) {
+        guard rect.width >= 2, rect.height >= 1 else { return }
+        let inner = rect.width - 2
+        draw("┌" + String(repeating: "─", count: inner) + "┐", at: Point(row: rect.row, column: rect.column), style: style)
         if let title, inner > 4 {
             draw(" \(title) ", at: Point(row: rect.row, column: rect.column + 2), style: titleStyle, maxColumns: inner - 2)
         }

@@ -27,11 +27,13 @@ public enum DetailPane {
                 ("Created", timestamp(user.createdAt), .normal),
                 ("Updated", timestamp(user.updatedAt), .normal),
             ]
+            if !content.showsRole { lines.remove(at: 3) }
         } else {
             lines = [
                 ("", user.name, .bold),
                 ("Email", user.email, .normal),
-                ("Role", "\(user.role.rawValue) · \(user.status.rawValue)", .normal),
+                content.showsRole ? ("Role", "\(user.role.rawValue) · \(user.status.rawValue)", .normal)
+                    : ("Status", user.status.rawValue, UserListView.statusStyle(user.status)),
                 ("Id", user.id, .dim),
                 ("Created", "\(timestamp(user.createdAt)) · updated \(timestamp(user.updatedAt))", .normal),
             ]

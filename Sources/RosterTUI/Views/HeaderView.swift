@@ -5,7 +5,8 @@ public enum HeaderView {
         canvas.fill(rect, style: .header)
         var left = " \(content.title)  ·  \(content.server)"
         if let count = content.userCount {
-            left += "  ·  \(Format.count(count)) \(count == 1 ? "user" : "users")"
+            let more = content.userCountIsLowerBound ? "+" : ""
+            left += "  ·  \(Format.count(count))\(more) \(count == 1 && more.isEmpty ? "user" : "users")"
         }
         let right: String
         switch content.connection {

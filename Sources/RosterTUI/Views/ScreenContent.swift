@@ -11,6 +11,8 @@ public struct HeaderContent: Equatable, Sendable {
     public var title = "Roster"
     public var server: String
     public var userCount: Int?
+    /// The server has not said how many there are: at least `userCount`.
+    public var userCountIsLowerBound = false
     public var connection: Connection
     /// A braille frame while anything loads, nil when idle.
     public var spinner: String?
@@ -40,6 +42,10 @@ public struct ListContent: Equatable, Sendable {
     public var selectedIndex: Int?
     /// nil until the first page has answered.
     public var total: Int?
+    /// The server has not said how many there are: at least `total` ("41 / 100+").
+    public var totalIsLowerBound = false
+    /// Whether the directory knows roles (a SCIM service may not): the role column is left out.
+    public var showsRoles = true
     public var sort: UserSort
     public var search: String
     /// Shown when there are no rows (still loading, nobody matches…).
@@ -68,6 +74,8 @@ public struct DetailContent: Equatable, Sendable {
     public var isRefreshing: Bool
     /// Set when fetching the full record failed.
     public var problem: String?
+    /// Whether the directory knows roles: the Role line is left out when it does not.
+    public var showsRole = true
 
     public init(user: User, isRefreshing: Bool = false, problem: String? = nil) {
         self.user = user

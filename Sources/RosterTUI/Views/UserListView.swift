@@ -11,30 +11,48 @@ public enum UserListView {
         var role: Int
         var status: Int
 
-        /// Splits `width` columns: role and status fixed, name and email share the rest.
-        init(width: Int) {
-            role = 7
+        /// Splits `width` columns: role (when shown) and status fixed, name and email share the rest.
+        init(width: Int, showsRoles: Bool = true) {
+            role = showsRoles ? 7 : 0
             status = 9
-            let flexible = max(10, width - 1 - role - status - 4)
+            let flexible = max(10, width - 1 - role - status - (showsRoles ? 4 : 3))
             name = flexible * 9 / 20
             email = flexible - name
         }
     }
 
     public static func draw(_ content: ListContent, in rect: Rect, on canvas: any Canvas) {
-        var title = "Users · \(content.sort.label)"
-        if !content.search.isEmpty { title += " · “\(content.search)”" }
-        canvas.drawBox(rect, title: title, style: content.focused ? .border : .dim)
+        draw(content, replacing: nil, in: rect, on: canvas)
+    }
+
+    /// Draws the list over `previous`, what this same rectangle shows now (nil: nothing of it,
+    /// the rectangle is blank). Only the lines that differ are drawn: a `j` that moves the
+    /// selection inside the screen redraws the top edge (the position) and two rows.
+    static func draw(_ content: ListContent, replacing previous: ListContent?, in rect: Rect, on canvas: any Canvas) {
+        // The border's style, the columns, or the centred message of an empty list span every line.
+        let previous = previous.flatMap {
+            $0.focused == content.focused && $0.showsRoles == content.showsRoles && !$0.rows.isEmpty && !content.rows.isEmpty ? $0 : nil
+        }
+        let title = Self.title(content)
         let position = positionText(content)
-        let positionWidth = TextWidth.columns(of: position)
-        if rect.width > positionWidth + 6 {
-            canvas.draw(position, at: Point(row: rect.row, column: rect.right - positionWidth - 2), style: .accent)
+        let style: Style = content.focused ? .border : .dim
+        if let previous {
+            if title != Self.title(previous) || position != positionText(previous) {
+                canvas.drawTopEdge(of: rect, title: title, style: style)
+                drawPosition(position, in: rect, on: canvas)
+            }
+        } else {
+            canvas.fill(rect, style: .normal)
+            canvas.drawBox(rect, title: title, style: style)
+            drawPosition(position, in: rect, on: canvas)
         }
 
         let inner = rect.inset(by: 1)
         guard inner.height >= 2, inner.width >= 10 else { return }
-        let columns = Columns(width: inner.width)
-        drawTitles(columns, sort: content.sort, at: Point(row: inner.row, column: inner.column), width: inner.width, on: canvas)
+        let columns = Columns(width: inner.width, showsRoles: content.showsRoles)
+        if content.sort != previous?.sort {
+            drawTitles(columns, sort: content.sort, at: Point(row: inner.row, column: inner.column), width: inner.width, on: canvas)
+        }
 
         let rowsArea = Rect(row: inner.row + 1, column: inner.column, width: inner.width, height: inner.height - 1)
         if content.rows.isEmpty {
@@ -46,11 +64,37 @@ public enum UserListView {
             }
             return
         }
-        for (offset, row) in content.rows.prefix(rowsArea.height).enumerated() {
-            let index = content.firstIndex + offset
+        for offset in 0..<rowsArea.height {
+            let line = visibleLine(offset, of: content)
+            if let previous, line == visibleLine(offset, of: previous) { continue }
             let point = Point(row: rowsArea.row + offset, column: rowsArea.column)
-            let selected = index == content.selectedIndex
-            drawRow(row, selected: selected, focused: content.focused, columns: columns, at: point, width: rowsArea.width, on: canvas)
+            if let line {
+                drawRow(line.row, selected: line.selected, focused: content.focused, columns: columns, at: point, width: rowsArea.width, on: canvas)
+            } else if previous != nil {
+                canvas.fill(point, width: rowsArea.width, style: .normal)
+            }
+        }
+    }
+
+    /// What one line of the rows area shows: the row and whether it is the selected one.
+    private struct VisibleLine: Equatable {
+        var row: ListRowContent
+        var selected: Bool
+    }
+
+    private static func visibleLine(_ offset: Int, of content: ListContent) -> VisibleLine? {
+        guard offset < content.rows.count else { return nil }
+        return VisibleLine(row: content.rows[offset], selected: content.firstIndex + offset == content.selectedIndex)
+    }
+
+    private static func title(_ content: ListContent) -> String {
+        content.search.isEmpty ? "Users · \(content.sort.label)" : "Users · \(content.sort.label) · “\(content.search)”"
+    }
+
+    private static func drawPosition(_ position: String, in rect: Rect, on canvas: any Canvas) {
+        let positionWidth = TextWidth.columns(of: position)
+        if rect.width > positionWidth + 6 {
+            canvas.draw(position, at: Point(row: rect.row, column: rect.right - positionWidth - 2), style: .accent)
         }
     }
 
@@ -58,7 +102,7 @@ public enum UserListView {
         guard let total = content.total else { return " … " }
         guard total > 0 else { return " 0 / 0 " }
         let position = (content.selectedIndex ?? 0) + 1
-        return " \(Format.count(position)) / \(Format.count(total)) "
+        return " \(Format.count(position)) / \(Format.count(total))\(content.totalIsLowerBound ? "+" : "") "
     }
 
     private static func drawTitles(_ columns: Columns, sort: UserSort, at point: Point, width: Int, on canvas: any Canvas) {
@@ -67,7 +111,7 @@ public enum UserListView {
         }
         let line = " " + TextWidth.fit(title("Name", .name, .nameDescending), toColumns: columns.name) + " "
             + TextWidth.fit(title("Email", .email, .emailDescending), toColumns: columns.email) + " "
-            + TextWidth.fit("Role", toColumns: columns.role) + " " + "Status"
+            + (columns.role > 0 ? TextWidth.fit("Role", toColumns: columns.role) + " " : "") + "Status"
         canvas.drawPadded(line, at: point, width: width, style: .columnTitle)
     }
 
@@ -88,8 +132,10 @@ public enum UserListView {
             cell(" ", 1, .normal)
             cell(user.email, columns.email, .normal)
             cell(" ", 1, .normal)
-            cell(user.role.rawValue, columns.role, roleStyle(user.role))
-            cell(" ", 1, .normal)
+            if columns.role > 0 {
+                cell(user.role.rawValue, columns.role, roleStyle(user.role))
+                cell(" ", 1, .normal)
+            }
             cell(user.status.rawValue, max(0, point.column + width - column), statusStyle(user.status))
         case .placeholder:
             canvas.drawPadded(" " + String(repeating: "·", count: min(columns.name - 2, 12)), at: point, width: width,

@@ -1,0 +1,120 @@
+import RosterApp
+import RosterKit
+import RosterKitTestSupport
+import Testing
+@testable import RosterTUI
+
+/// A frame redraws only what changed (ScreenRenderer). Whatever the path through the app, the
+/// screen it leaves must be exactly the screen a full redraw of the same state gives.
+@Suite("Partial redraw", .timeLimit(.minutes(1)))
+@MainActor
+struct PartialRedrawTests {
+    let clock = ManualClock()
+    let repository: InMemoryUserRepository
+    let model: AppModel
+    let canvas = grid(120, 40)
+    let controller: AppController
+
+    init() {
+        repository = InMemoryUserRepository(users: (1...700).map { User.fixture(number: $0) } + mixedUsers, clock: clock)
+        model = AppModel(repository: repository, clock: clock)
+        controller = AppController(model: model, canvas: canvas, serverLabel: "test server")
+    }
+
+    /// Draws the current state afresh on a blank canvas and compares every cell.
+    func matchesAFullRedraw(_ step: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        controller.render()
+        let fresh = grid(canvas.size.columns, canvas.size.rows)
+        ScreenRenderer(presenter: Presenter(model: model, serverLabel: "test server")).render(on: fresh)
+        let differing = canvas.lines.indices.filter { canvas.cells[$0] != fresh.cells[$0] }
+        #expect(differing.isEmpty, "after \(step), lines \(differing) differ:\n\(differing.map { "drawn: \(canvas.lines[$0])\nfull:  \(fresh.lines[$0])" }.joined(separator: "\n"))",
+                sourceLocation: sourceLocation)
+        #expect(canvas.cursor == fresh.cursor, "after \(step), the cursor", sourceLocation: sourceLocation)
+    }
+
+    func press(_ key: Key, times: Int = 1) {
+        for _ in 0..<times { controller.handle([.key(key)]) }
+    }
+
+    func settle() async {
+        for _ in 0..<200 { await Task.yield() }
+        await model.activity.waitForLoads()
+    }
+
+    @Test func everyStepLeavesTheScreenAFullRedrawWouldDraw() async throws {
+        controller.start()
+        matchesAFullRedraw("the first frame, loading")
+        await settle()
+        matchesAFullRedraw("the first page")
+
+        press(.character("j"), times: 3)
+        matchesAFullRedraw("j inside the screen")
+        press(.character("j"), times: 40)
+        matchesAFullRedraw("j past the bottom (the list moves half a screen)")
+        await clock.advance(by: UserDetailModel.settleDelay)
+        await settle()
+        matchesAFullRedraw("the detail pane following the selection")
+        press(.character("k"), times: 5)
+        matchesAFullRedraw("k")
+
+        press(.pageDown, times: 12)
+        matchesAFullRedraw("PageDown to pages not loaded yet (placeholders)")
+        await settle()
+        matchesAFullRedraw("those pages arrived")
+        press(.character("G"))
+        await settle()
+        matchesAFullRedraw("G")
+        press(.home)
+        await settle()
+        matchesAFullRedraw("Home")
+
+        press(.character("s"))
+        await settle()
+        matchesAFullRedraw("another sort")
+        press(.character("/"))
+        matchesAFullRedraw("the search line open")
+        for character in "Ana" { press(.character(character)) }
+        matchesAFullRedraw("typing a search")
+        await clock.advance(by: UserListModel.searchDebounce)
+        await settle()
+        matchesAFullRedraw("the search's answer (fewer rows than the screen)")
+        press(.enter)
+        press(.escape)
+        await settle()
+        matchesAFullRedraw("the search cleared")
+
+        press(.character("?"))
+        matchesAFullRedraw("help on top")
+        press(.escape)
+        matchesAFullRedraw("help closed")
+        press(.character("n"))
+        matchesAFullRedraw("the form on top")
+        press(.escape)
+        matchesAFullRedraw("the form closed")
+
+        canvas.resize(columns: 80, rows: 24)
+        controller.handle([.resize(canvas.size)])
+        matchesAFullRedraw("a resize")
+        press(.character("j"), times: 30)
+        matchesAFullRedraw("j after the resize")
+        canvas.resize(columns: 30, rows: 8)
+        controller.handle([.resize(canvas.size)])
+        matchesAFullRedraw("too small")
+        canvas.resize(columns: 120, rows: 40)
+        controller.handle([.resize(canvas.size)])
+        matchesAFullRedraw("back to full size")
+    }
+
+    @Test func anEmptyResultAndBackRedrawsTheWholeList() async throws {
+        controller.start()
+        await settle()
+        press(.character("/"))
+        for character in "nobody-matches-this" { press(.character(character)) }
+        await clock.advance(by: UserListModel.searchDebounce)
+        await settle()
+        matchesAFullRedraw("no match")
+        press(.escape)
+        await settle()
+        matchesAFullRedraw("all users again")
+    }
+}
