@@ -7,7 +7,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages the build and the tests need, each with the check that says it is there.
 APT_PACKAGES := pkg-config libncurses-dev libsqlite3-dev tmux openssl
-.PHONY: all deps build run test clean check-api bench-server bench screenshots tool-deps scim-peer
+.PHONY: all deps build run test clean check-api check-scim bench-server bench screenshots tool-deps scim-peer
 
 # Python for the measuring and picture-making scripts: a virtual environment under .build, so
 # nothing is installed into the system's Python.
@@ -62,6 +62,19 @@ check-api: deps
 	$(SWIFT) build --product roster-server
 	@command -v schemathesis >/dev/null || python3 -m pip install --quiet schemathesis
 	BIN=.build/debug scripts/check-api.sh
+
+# The SCIM endpoint against two conformance checkers from PyPI (scim2-tester through scim2-cli,
+# and scim-sanity), installed in their own virtual environment under .build, on a throwaway
+# database. Not part of `test`: it needs Python and the network for the first install.
+SCIM_CHECK := .build/scim-check
+check-scim: deps
+	$(SWIFT) build --product roster-server
+	@python3 -c 'import ensurepip, venv' 2>/dev/null || { echo "Installing: python3-venv"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 python3-venv; }
+	@[ -x $(SCIM_CHECK)/bin/python3 ] || python3 -m venv $(SCIM_CHECK)
+	@[ -x $(SCIM_CHECK)/bin/scim2 ] && [ -x $(SCIM_CHECK)/bin/scim-sanity ] || \
+	  $(SCIM_CHECK)/bin/python3 -m pip install --quiet --disable-pip-version-check -r scripts/scim/requirements-check.txt
+	BIN=.build/debug VENV=$(SCIM_CHECK) scripts/check-scim.sh
 
 # Release build, 100,000 demo users, wrk against four calls and the HTTP floor, and the
 # APIClient's own rate. Prints the figures and whether the targets are met.

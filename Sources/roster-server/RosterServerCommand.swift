@@ -13,6 +13,14 @@ struct RosterServerCommand: AsyncParsableCommand {
             Every /api/v1 call except /api/v1/health needs "Authorization: Bearer <token>". \
             The OpenAPI document is at /openapi.json. Request logs go to standard error. \
             SIGINT or SIGTERM stops the server after the requests in flight are answered.
+
+            SCIM 2.0 (RFC 7643, 7644) is served on the same users, groups and token at \
+            http://HOST:PORT/scim/v2: Users, Groups, Bulk, .search, and the discovery endpoints \
+            ServiceProviderConfig, ResourceTypes and Schemas (these three need no token). To \
+            provision from an identity provider (Okta, Entra ID, OneLogin, JumpCloud, authentik), \
+            give it that URL as the SCIM base URL (or tenant URL) and the token as its \
+            "Bearer token" / "API token" / "Secret token" (HTTP header authentication); behind \
+            a TLS proxy (which sets X-Forwarded-Proto and X-Forwarded-Host), give the proxy's https URL with /scim/v2.
             """)
 
     @Option(help: "The address to listen on.")

@@ -3,7 +3,7 @@ import Hummingbird
 import Logging
 import RosterKit
 
-/// The router: every path of the wire contract, behind the middleware that logs each request,
+/// The router: every path of the wire contract and the SCIM endpoint, behind the middleware that logs each request,
 /// gives every error its envelope, checks the token and injects faults, in that order.
 enum Routes {
     static func makeRouter(
@@ -36,6 +36,8 @@ enum Routes {
         router.post("/api/v1/groups/:id/members", use: groups.changeMembers)
         router.put("/api/v1/groups/:id/members/:user_id", use: groups.addMember)
         router.delete("/api/v1/groups/:id/members/:user_id", use: groups.removeMember)
+
+        SCIMRoutes.add(to: router, service: SCIMService(store: store, now: configuration.now))
 
         let health = JSONResponse.make(APIResponse.success(HealthStatus(status: "ok", version: RosterVersion.current, features: [HealthStatus.idempotencyKeyFeature, HealthStatus.groupsFeature])))
         router.get("/api/v1/health") { _, _ in health }

@@ -1,7 +1,7 @@
 import Hummingbird
 
-/// Requires `Authorization: Bearer <token>` on every `/api/v1` call except health: a user
-/// directory is personal data. A missing or wrong token is a 401 with `WWW-Authenticate`.
+/// Requires `Authorization: Bearer <token>` on every `/api/v1` call except health, and every
+/// SCIM call except discovery: a user directory is personal data. A missing or wrong token is a 401 with `WWW-Authenticate`.
 struct BearerAuthMiddleware<Context: RequestContext>: RouterMiddleware {
     private let token: [UInt8]
 
@@ -18,8 +18,10 @@ struct BearerAuthMiddleware<Context: RequestContext>: RouterMiddleware {
         return try await next(request, context)
     }
 
+    /// `/api/v1` but health, and `/scim/v2` (the same token) but its discovery endpoints.
     static func isProtected(_ path: String) -> Bool {
-        (path == "/api/v1" || path.hasPrefix("/api/v1/")) && path != "/api/v1/health"
+        if SCIMRoutes.isSCIM(path) { return !SCIMRoutes.isDiscovery(path) }
+        return (path == "/api/v1" || path.hasPrefix("/api/v1/")) && path != "/api/v1/health"
     }
 
     /// "Bearer" in any case, then the token, compared in constant time so the answer's timing

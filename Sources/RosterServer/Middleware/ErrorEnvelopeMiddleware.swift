@@ -8,23 +8,30 @@ struct ErrorEnvelopeMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
+        let path = request.uri.path
+        // Under /scim/v2 every error is a SCIM error (RFC 7644 section 3.12), the token's 401 included.
+        let scim = SCIMRoutes.isSCIM(path)
+        func answer(_ problem: APIProblem) -> Response {
+            scim ? SCIMProblem(problem).response() : problem.response()
+        }
         do {
             return try await next(request, context)
-        } catch let problem as APIProblem {
+        } catch let problem as SCIMProblem {
             return problem.response()
+        } catch let problem as APIProblem {
+            return answer(problem)
         } catch let error as any HTTPResponseError where error.status == .notFound {
-            let path = request.uri.path
             guard let allowed = RouteTable.allowedMethods(forPath: path) else {
-                return APIProblem.noRoute(path).response()
+                return answer(APIProblem.noRoute(path))
             }
-            return APIProblem.methodNotAllowed(request.method.rawValue, allowed: allowed).response()
+            return answer(APIProblem.methodNotAllowed(request.method.rawValue, allowed: allowed))
         } catch let error as any HTTPResponseError {
-            return APIProblem.status(error.status).response()
+            return answer(APIProblem.status(error.status))
         } catch {
             context.logger.error("request failed", metadata: [
-                "method": "\(request.method)", "path": "\(request.uri.path)", "error": "\(error)",
+                "method": "\(request.method)", "path": "\(path)", "error": "\(error)",
             ])
-            return APIProblem.internalError.response()
+            return answer(APIProblem.internalError)
         }
     }
 }

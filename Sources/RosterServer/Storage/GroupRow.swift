@@ -35,13 +35,13 @@ enum GroupRow {
     }
 
     static func rename(seq: Int64, to name: String, updatedAt: Date, in db: Database) throws {
-        let statement = try db.cachedStatement(sql: "UPDATE groups SET name = ?, name_key = ?, updated_at = ? WHERE seq = ?")
+        let statement = try db.cachedStatement(sql: "UPDATE groups SET name = ?, name_key = ?, updated_at = ?, revision = revision + 1 WHERE seq = ?")
         try statement.execute(arguments: [name, SortKey.of(name), Milliseconds.of(updatedAt), seq])
     }
 
-    /// Marks a membership change: the group's `updated_at` moves, never backwards.
+    /// Marks a membership change: the group's `updated_at` moves, never backwards, and its SCIM version.
     static func touch(seq: Int64, at now: Date, in db: Database) throws {
-        let statement = try db.cachedStatement(sql: "UPDATE groups SET updated_at = max(updated_at, ?) WHERE seq = ?")
+        let statement = try db.cachedStatement(sql: "UPDATE groups SET updated_at = max(updated_at, ?), revision = revision + 1 WHERE seq = ?")
         try statement.execute(arguments: [Milliseconds.of(now), seq])
     }
 

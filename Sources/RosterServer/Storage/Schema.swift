@@ -14,6 +14,9 @@ enum Schema {
         migrator.registerMigration("v3: groups and memberships") { db in
             try db.execute(sql: v3)
         }
+        migrator.registerMigration("v4: SCIM user names, documents and versions") { db in
+            try db.execute(sql: v4)
+        }
         return migrator
     }
 
@@ -147,5 +150,31 @@ enum Schema {
         UPDATE idempotency_keys
             SET response = substr(response, 1, length(response) - 15) || ',"groups":[]},"error":null}'
             WHERE substr(response, -15) = '},"error":null}';
+        """
+
+    // SCIM (RFC 7643) on the same rows. `user_name` is SCIM's userName, NULL for users made
+    // through the Roster API, whose userName is their email; `user_name_key` is its folded form
+    // (`SortKey`). One unique index over the folded userName-or-email keeps userNames unique
+    // ignoring case, and serves `userName eq` and `sw` filters and the userName sort.
+    // `scim` is the SCIM document as last written over SCIM (every attribute but id, meta,
+    // schemas, userName and groups, members in the order sent), NULL for a user never written
+    // over SCIM; Roster's own columns stay the truth for name, email, role and status, and a
+    // Roster API edit updates the document to match (`SCIMUserDocument`). Groups keep theirs
+    // (externalId and anything else beyond displayName and members) the same way.
+    // `revision` counts a resource's changes (memberships included): its weak ETag, `W/"n"`.
+    private static let v4 = """
+        ALTER TABLE users ADD COLUMN user_name TEXT;
+        ALTER TABLE users ADD COLUMN user_name_key TEXT;
+        ALTER TABLE users ADD COLUMN scim TEXT;
+        ALTER TABLE users ADD COLUMN revision INTEGER NOT NULL DEFAULT 1;
+        CREATE UNIQUE INDEX users_user_name ON users(coalesce(user_name_key, email_key));
+        -- A userName range with `active` (as `SCIMUserColumns` spells it) answered from the index
+        -- alone: `userName sw "a" and active eq true` over 100,000 users counted 9,560 matches
+        -- in 35 ms through table rows, 2 ms through this.
+        CREATE INDEX users_user_name_active ON users(
+            coalesce(user_name_key, email_key),
+            CASE WHEN scim IS NULL THEN status = 'active' ELSE json_extract(scim, '$.active') END);
+        ALTER TABLE groups ADD COLUMN scim TEXT;
+        ALTER TABLE groups ADD COLUMN revision INTEGER NOT NULL DEFAULT 1;
         """
 }

@@ -14,4 +14,8 @@ enum StoreError: Error, Equatable {
     case groupNameTaken
     /// A membership change named users that do not exist: one field error per id.
     case unknownUsers([FieldError])
+    /// The unique index on the folded userName (or the email of a user without one) refused the write.
+    case userNameTaken
+    /// `If-Match` named a version the resource no longer has.
+    case versionMismatch
 }

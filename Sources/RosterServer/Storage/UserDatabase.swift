@@ -13,6 +13,7 @@ enum UserDatabase {
             // DatabasePool runs in WAL mode. FULL makes each commit wait for the WAL fsync, so a
             // 201 means the row is on disk: neither a killed process nor a lost machine undoes it.
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            db.add(function: SQLFunctions.fold())
         }
         let pool = try DatabasePool(path: url.path, configuration: configuration)
         try Schema.migrator.migrate(pool)

@@ -26,7 +26,8 @@ enum UserRow {
     }
 
     static let updateSQL = """
-        UPDATE users SET name = ?, email = ?, role = ?, status = ?, updated_at = ?, name_key = ?, email_key = ?, json = ?
+        UPDATE users SET name = ?, email = ?, role = ?, status = ?, updated_at = ?, name_key = ?, email_key = ?, json = ?,
+            revision = revision + 1
         WHERE id = ?
         """
 
@@ -60,8 +61,10 @@ enum UserRow {
         let message = error.message ?? ""
         if message.contains("users.email_key") { return .email }
         if message.contains("users.id") { return .id }
+        // The folded userName-or-email index (v4): for a Roster API write, the email is someone's userName.
+        if message.contains("users_user_name") { return .userName }
         return nil
     }
 
-    enum UniqueColumn { case email, id }
+    enum UniqueColumn { case email, id, userName }
 }

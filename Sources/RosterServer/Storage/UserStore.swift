@@ -119,7 +119,7 @@ final class UserStore: Sendable {
                 return user
             } catch {
                 switch UserRow.uniqueViolation(error) {
-                case .email: throw StoreError.emailTaken
+                case .email, .userName: throw StoreError.emailTaken
                 case .id: continue
                 case nil: throw error
                 }
@@ -137,9 +137,10 @@ final class UserStore: Sendable {
             user.updatedAt = Milliseconds.date(max(Milliseconds.of(now), Milliseconds.of(user.createdAt)))
             do {
                 try db.cachedStatement(sql: UserRow.updateSQL).execute(arguments: UserRow.updateArguments(user))
-            } catch let error where UserRow.uniqueViolation(error) == .email {
+            } catch let error where [.email, .userName].contains(UserRow.uniqueViolation(error)) {
                 throw StoreError.emailTaken
             }
+            try SCIMUserDocument.follow(user, in: db)
             return user
         }
     }

@@ -1,0 +1,205 @@
+import GRDB
+import RosterKit
+
+/// Translates a `SCIMFilter` into a SQL condition over one resource type's table, with its
+/// values as bound arguments. An attribute the type's schemas do not have, an operator that
+/// does not apply to the attribute's type, or a value of the wrong type is `invalidFilter`.
+///
+/// Absent attributes are NULL in SQL; a comparison with NULL is neither true nor false, so a
+/// `not` (and `ne`, which is "not eq") coalesces its operand to false first: `not (title eq "x")`
+/// matches users without a title, as it should.
+struct SCIMFilterSQL {
+    let columns: any SCIMColumns
+    private(set) var arguments: [(any DatabaseValueConvertible)?] = []
+
+    init(columns: any SCIMColumns) {
+        self.columns = columns
+    }
+
+    /// The condition and its arguments.
+    static func condition(_ filter: SCIMFilter, columns: any SCIMColumns) throws(SCIMProblem) -> (sql: String, arguments: [(any DatabaseValueConvertible)?]) {
+        var compiler = SCIMFilterSQL(columns: columns)
+        let sql = try compiler.compile(filter)
+        return (sql, compiler.arguments)
+    }
+
+    mutating func compile(_ filter: SCIMFilter) throws(SCIMProblem) -> String {
+        switch filter {
+        case .and(let left, let right):
+            return "(\(try compile(left)) AND \(try compile(right)))"
+        case .or(let left, let right):
+            return "(\(try compile(left)) OR \(try compile(right)))"
+        case .not(let inner):
+            return "(NOT coalesce(\(try compile(inner)), 0))"
+        case .present(let path):
+            switch try target(path) {
+            case .scalar(let scalar):
+                return "(coalesce(\(scalar.sql), '') <> '')"
+            case .complex(let json):
+                return "(coalesce(\(json), '{}') NOT IN ('{}', 'null'))"
+            case .multiValued(let multi):
+                if let subName = path.subAttribute {
+                    let sub = try subScalar(multi, named: subName, of: path)
+                    return exists(multi, "coalesce(\(sub.sql), '') <> ''")
+                }
+                return exists(multi, nil)
+            }
+        case .compare(let path, let op, let literal):
+            switch try target(path) {
+            case .scalar(let scalar):
+                return try comparison(scalar, op, literal, path: path)
+            case .complex:
+                throw .invalidFilter("\(path.description) is complex: compare one of its sub-attributes, such as \(path.name).\(firstSubName(path) ?? "value").")
+            case .multiValued(let multi):
+                let sub = try subScalar(multi, named: path.subAttribute ?? "value", of: path)
+                return exists(multi, try comparison(sub, op, literal, path: path))
+            }
+        case .valuePath(let path, let inner):
+            guard case .multiValued(let multi) = try target(path) else {
+                throw .invalidFilter("\(path.description)[…]: a value filter needs a multi-valued attribute.")
+            }
+            return exists(multi, try compileEntry(inner, of: multi, attribute: path))
+        }
+    }
+
+    /// A value filter's inside: its paths name sub-attributes of the entries.
+    private mutating func compileEntry(_ filter: SCIMFilter, of multi: SQLMultiValued, attribute: SCIMAttributePath) throws(SCIMProblem) -> String {
+        switch filter {
+        case .and(let left, let right):
+            return "(\(try compileEntry(left, of: multi, attribute: attribute)) AND \(try compileEntry(right, of: multi, attribute: attribute)))"
+        case .or(let left, let right):
+            return "(\(try compileEntry(left, of: multi, attribute: attribute)) OR \(try compileEntry(right, of: multi, attribute: attribute)))"
+        case .not(let inner):
+            return "(NOT coalesce(\(try compileEntry(inner, of: multi, attribute: attribute)), 0))"
+        case .present(let path):
+            let sub = try entryScalar(path, of: multi, attribute: attribute)
+            return "(coalesce(\(sub.sql), '') <> '')"
+        case .compare(let path, let op, let literal):
+            let sub = try entryScalar(path, of: multi, attribute: attribute)
+            return try comparison(sub, op, literal, path: SCIMAttributePath(name: attribute.name, subAttribute: path.name))
+        case .valuePath:
+            throw .invalidFilter("A value filter cannot contain another one.")
+        }
+    }
+
+    private func entryScalar(_ path: SCIMAttributePath, of multi: SQLMultiValued, attribute: SCIMAttributePath) throws(SCIMProblem) -> SQLScalar {
+        guard path.schema == nil, path.subAttribute == nil else {
+            throw .invalidFilter("Inside \(attribute.name)[…], name a sub-attribute of \(attribute.name), such as value or type.")
+        }
+        return try subScalar(multi, named: path.name, of: attribute)
+    }
+
+    private func target(_ path: SCIMAttributePath) throws(SCIMProblem) -> SQLTarget {
+        guard let resolved = columns.resourceType.resolve(path) else {
+            throw .invalidFilter("A \(columns.resourceType.name) has no attribute “\(path.description.prefix(100))”.")
+        }
+        if resolved.attribute.name == "meta", let sub = resolved.subAttribute, ["location", "version"].contains(sub.name) {
+            throw .invalidFilter("meta.\(sub.name) cannot be filtered on.")
+        }
+        return columns.target(resolved)
+    }
+
+    private func subScalar(_ multi: SQLMultiValued, named name: String, of path: SCIMAttributePath) throws(SCIMProblem) -> SQLScalar {
+        guard let resolved = columns.resourceType.resolve(SCIMAttributePath(schema: path.schema, name: path.name)),
+              let sub = resolved.attribute.subAttribute(name), let scalar = multi.subAttribute(sub)
+        else {
+            throw .invalidFilter("\(path.name) has no sub-attribute “\(name.prefix(60))” to filter on.")
+        }
+        return scalar
+    }
+
+    private func firstSubName(_ path: SCIMAttributePath) -> String? {
+        columns.resourceType.resolve(path)?.attribute.subAttributes.first?.name
+    }
+
+    private func exists(_ multi: SQLMultiValued, _ condition: String?) -> String {
+        let conditions = [multi.correlation, condition].compactMap { $0 }
+        let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        return "EXISTS (SELECT 1 FROM \(multi.from)\(whereClause))"
+    }
+
+    private mutating func bind(_ value: (any DatabaseValueConvertible)?) -> String {
+        arguments.append(value)
+        return "?"
+    }
+
+    private mutating func comparison(_ scalar: SQLScalar, _ op: SCIMFilter.Operator, _ literal: SCIMLiteral, path: SCIMAttributePath) throws(SCIMProblem) -> String {
+        let name = path.description.prefix(100)
+        if literal == .null {
+            switch op {
+            case .eq: return "(\(scalar.sql) IS NULL)"
+            case .ne: return "(\(scalar.sql) IS NOT NULL)"
+            default: throw .invalidFilter("null can only be compared with eq or ne.")
+            }
+        }
+        switch scalar.kind {
+        case .boolean:
+            guard case .bool(let flag) = literal else { throw .invalidFilter("\(name) is true or false; compare it with true or false.") }
+            switch op {
+            case .eq: return "(\(scalar.sql) = \(bind(flag ? 1 : 0)))"
+            case .ne: return "(NOT coalesce(\(scalar.sql) = \(bind(flag ? 1 : 0)), 0))"
+            default: throw .invalidFilter("\(name) is a boolean: only eq and ne apply.")
+            }
+        case .dateTime:
+            guard case .string(let text) = literal, let date = ISO8601Timestamp.parse(text) else {
+                throw .invalidFilter("\(name) is a date-time; compare it with a quoted ISO 8601 time, such as \"2026-01-31T00:00:00Z\".")
+            }
+            let value: any DatabaseValueConvertible = scalar.milliseconds ? Milliseconds.of(date) : text
+            return try ordered(scalar.sql, op, value, name: name)
+        case .integer, .decimal:
+            guard case .number(let text) = literal, let number = Double(text) else { throw .invalidFilter("\(name) is a number; compare it with a number.") }
+            return try ordered(scalar.sql, op, number, name: name)
+        case .complex:
+            throw .invalidFilter("\(name) is complex: compare one of its sub-attributes.")
+        case .string, .reference, .binary:
+            guard case .string(let text) = literal else { throw .invalidFilter("\(name) is a string; compare it with a quoted string.") }
+            let exact = scalar.caseExact || scalar.kind == .binary
+            let expression = scalar.compared(caseExact: exact)
+            let value = exact ? text : SortKey.of(text)
+            switch op {
+            case .co:
+                return "(instr(\(expression), \(bind(value))) > 0)"
+            case .sw:
+                if scalar.rangeIndexed, let upper = Self.upperBound(ofPrefix: value) {
+                    return "(\(expression) >= \(bind(value)) AND \(expression) < \(bind(upper)))"
+                }
+                return "(substr(\(expression), 1, \(bind(value.unicodeScalars.count))) = \(bind(value)))"
+            case .ew:
+                guard !value.isEmpty else { return "(\(expression) IS NOT NULL)" }
+                return "(substr(\(expression), \(bind(-value.unicodeScalars.count))) = \(bind(value)))"
+            default:
+                return try ordered(expression, op, value, name: name)
+            }
+        }
+    }
+
+    private mutating func ordered(_ sql: String, _ op: SCIMFilter.Operator, _ value: any DatabaseValueConvertible, name: Substring) throws(SCIMProblem) -> String {
+        switch op {
+        case .eq: return "(\(sql) = \(bind(value)))"
+        case .ne: return "(NOT coalesce(\(sql) = \(bind(value)), 0))"
+        case .gt: return "(\(sql) > \(bind(value)))"
+        case .ge: return "(\(sql) >= \(bind(value)))"
+        case .lt: return "(\(sql) < \(bind(value)))"
+        case .le: return "(\(sql) <= \(bind(value)))"
+        case .co, .sw, .ew: throw .invalidFilter("\(op.rawValue) applies to strings; \(name) is not one.")
+        }
+    }
+
+    /// The least string above every string that starts with `prefix`, in code point order (the
+    /// byte order of UTF-8, SQLite's BINARY collation): the prefix with its last scalar raised
+    /// by one. Nil for an empty prefix, or one of only U+10FFFF (then `substr` is used).
+    static func upperBound(ofPrefix prefix: String) -> String? {
+        var scalars = Array(prefix.unicodeScalars)
+        while let last = scalars.popLast() {
+            var next = last.value + 1
+            if next == 0xD800 { next = 0xE000 }
+            if let raised = Unicode.Scalar(next) {
+                scalars.append(raised)
+                var view = String.UnicodeScalarView()
+                view.append(contentsOf: scalars)
+                return String(view)
+            }
+        }
+        return nil
+    }
+}
