@@ -136,6 +136,29 @@ struct TokenRefreshTests {
         }
     }
 
+    @Test("a command that leaves a process holding its output gives its token once it exits, not when that process ends")
+    func commandLeavingADaemon() async throws {
+        // The background sleep keeps the pipe's write end open for 30 s (a credential helper
+        // starting its agent does the same); reading to end of file would wait for it.
+        let started = ContinuousClock.now
+        let token = try await TokenProvider(.command("echo daemon-token; sleep 30 &")).current()
+        #expect(token == "daemon-token")
+        #expect(ContinuousClock.now - started < .seconds(10), "took \(ContinuousClock.now - started)")
+    }
+
+    @Test("two commands at once, each waiting on a pipe, do not stall the other tasks")
+    func concurrentCommandsLeaveThePoolFree() async throws {
+        // Two blocking reads used to take both cooperative threads of a two-core machine
+        // until the commands ended; a 100 ms sleep then woke after 3 s.
+        let started = ContinuousClock.now
+        async let first = TokenProvider(.command("sleep 3; echo one")).current()
+        async let second = TokenProvider(.command("sleep 3; echo two")).current()
+        try await Task.sleep(for: .milliseconds(100))
+        let woke = ContinuousClock.now - started
+        #expect(woke < .seconds(2), "a 100 ms sleep woke after \(woke)")
+        #expect(try await (first, second) == ("one", "two"))
+    }
+
     @Test("a literal token is never refreshed")
     func literalTokenIsFinal() async throws {
         let transport = server(accepting: "other")

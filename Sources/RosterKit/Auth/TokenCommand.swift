@@ -10,33 +10,16 @@ enum TokenCommand {
     static let timeout: Duration = .seconds(30)
 
     static func run(_ command: String) async throws(APIError) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-
-        let (exited, exit) = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { process in
-            exit.yield(process.terminationStatus)
-            exit.finish()
-        }
-        do {
-            try process.run()
-        } catch {
-            throw .tokenUnavailable("tokenCommand could not be started: \(error.localizedDescription)")
-        }
+        let child = try ShellCommand.start(command)
+        let drain = PipeDrain(child.outputs)
         // Read both pipes while the command runs, so a chatty command cannot fill one and stall.
-        async let outputBytes = Self.readAll(output.fileHandleForReading)
-        async let errorBytes = Self.readAll(errors.fileHandleForReading)
+        async let streams = drain.collect()
 
         let status = await withTaskGroup(of: Int32?.self) { group in
             group.addTask {
-                var iterator = exited.makeAsyncIterator()
-                return await iterator.next()
+                let status = await child.exitStatus()
+                drain.childExited()
+                return status
             }
             group.addTask {
                 try? await Task.sleep(for: timeout)
@@ -44,15 +27,20 @@ enum TokenCommand {
             }
             let first = await group.next() ?? nil
             group.cancelAll()
+            if first == nil {
+                // SIGKILL: the command may have inherited a signal mask that blocks SIGTERM.
+                child.kill()
+            }
+            // The waiting task ends once the killed shell is reaped: no zombie is left.
+            await group.waitForAll()
             return first
         }
         guard let status else {
-            // SIGKILL: the command may have inherited a signal mask that blocks SIGTERM.
-            kill(process.processIdentifier, SIGKILL)
-            _ = await (outputBytes, errorBytes)
+            _ = await streams
             throw .tokenUnavailable("tokenCommand did not finish within \(timeout.components.seconds) seconds.")
         }
-        let (stdout, stderr) = await (outputBytes, errorBytes)
+        let collected = await streams
+        let (stdout, stderr) = (collected[0], collected[1])
         guard status == 0 else {
             throw .tokenUnavailable("tokenCommand exited with status \(status)\(Self.reason(stderr))")
         }
@@ -63,10 +51,6 @@ enum TokenCommand {
             throw .tokenUnavailable("tokenCommand printed no token on its standard output.")
         }
         return token
-    }
-
-    private static func readAll(_ handle: FileHandle) async -> Data {
-        await Task.detached { (try? handle.readToEnd()) ?? Data() }.value
     }
 
     /// ": <the last line of standard error>", short, or "." when there was none.
