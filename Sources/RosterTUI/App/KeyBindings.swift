@@ -142,8 +142,9 @@ enum KeyBindings {
             if model.canRetry { hints.insert(Hint("r", "Retry"), at: 0) }
             if !model.list.searchText.isEmpty { hints.append(Hint("Esc", "Clear search")) }
             if !model.list.filter.isEmpty { hints.append(Hint("F", "Clear filters")) }
-            hints += [Hint("t", "Status"), Hint("o", "Role"), Hint("y", "Copy email"), Hint("S", "Suspend"), Hint("s", "Sort"),
-                      Hint("R", "Refresh"), Hint("?", "Help"), Hint("q", "Quit")]
+            // Help and Quit before the newer keys: a narrow bar drops hints from the end.
+            hints += [Hint("S", "Suspend"), Hint("s", "Sort"), Hint("R", "Refresh"), Hint("?", "Help"), Hint("q", "Quit"),
+                      Hint("y", "Copy email"), Hint("t/o", "Status/role")]
             return hints
         case .form(let form):
             let choose = form.focus.isText ? Hint("Ctrl-U", "Clear") : Hint("←/→", "Choose")
