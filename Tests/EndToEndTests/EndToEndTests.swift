@@ -100,7 +100,8 @@ struct EndToEndTests {
         let created = try #require(try await users.list(UserQuery(search: "ana.silva@example.com")).items.first)
         #expect(created.scim?.userName == "ana.silva@example.com")
 
-        // Edit the new user (the list selects it after the create).
+        // Edit the new user once the list has reloaded and selected it (first by name).
+        try await session.tmux.waitFor("1 / 301")
         try session.tmux.send("e")
         try await session.tmux.waitFor("Edit Ana Silva")
         try session.tmux.send("C-u")
