@@ -9,18 +9,7 @@ BIN=${BIN:-.build/debug}
 TOKEN=check-api-token-$$
 MAX_EXAMPLES=${MAX_EXAMPLES:-100}
 
-workdir=$(mktemp -d)
-server_pid=""
-cleanup() {
-    if [ -n "$server_pid" ]; then kill -TERM "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
-    rm -rf "$workdir"
-}
-trap cleanup EXIT
-
-"$BIN/roster-server" --port 0 --database "$workdir/users.sqlite" --token "$TOKEN" --seed 200 \
-    --log-level warning >"$workdir/stdout" 2>"$workdir/stderr" &
-server_pid=$!
-URL=$(server_url "$server_pid" "$workdir/stdout" "$workdir/stderr") || exit 1
+throwaway_server 200 "$TOKEN"
 echo "roster-server at $URL"
 
 status=0

@@ -19,18 +19,8 @@ VENV=${VENV:-.build/scim-check}
 TOKEN=check-scim-token-$$
 KNOWN_FAILURE="PATCH /Groups/{id} add member"
 
-workdir=$(mktemp -d)
-server_pid=""
-cleanup() {
-    if [ -n "$server_pid" ]; then kill -TERM "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
-    rm -rf "$workdir"
-}
-trap cleanup EXIT
-
-"$BIN/roster-server" --port 0 --database "$workdir/users.sqlite" --token "$TOKEN" --seed 20 \
-    --log-level warning >"$workdir/stdout" 2>"$workdir/stderr" &
-server_pid=$!
-URL=$(server_url "$server_pid" "$workdir/stdout" "$workdir/stderr")/scim/v2
+throwaway_server 20 "$TOKEN"
+URL=$URL/scim/v2
 echo "roster-server SCIM endpoint at $URL"
 status=0
 

@@ -16,3 +16,22 @@ server_url() {
     cat "$err" >&2
     return 1
 }
+
+# throwaway_server SEED TOKEN: starts "$BIN/roster-server" on port 0 with SEED demo users in a
+# new database under a new temporary directory, for a script that checks it. Sets `workdir`
+# (the server's stdout and stderr are there), `server_pid` and `URL`; when the script exits,
+# the server is stopped and the directory removed.
+throwaway_server() {
+    workdir=$(mktemp -d)
+    server_pid=""
+    trap stop_throwaway_server EXIT
+    "$BIN/roster-server" --port 0 --database "$workdir/users.sqlite" --token "$2" --seed "$1" \
+        --log-level warning >"$workdir/stdout" 2>"$workdir/stderr" &
+    server_pid=$!
+    URL=$(server_url "$server_pid" "$workdir/stdout" "$workdir/stderr")
+}
+
+stop_throwaway_server() {
+    if [ -n "$server_pid" ]; then kill -TERM "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+    rm -rf "$workdir"
+}

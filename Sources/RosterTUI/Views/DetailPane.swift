@@ -27,7 +27,7 @@ public enum DetailPane {
                 ("Created", timestamp(user.createdAt), .normal),
                 ("Updated", timestamp(user.updatedAt), .normal),
             ]
-            if !content.showsRole { lines.remove(at: 3) }
+            if !content.showsRole { lines.removeAll { $0.label == "Role" } }
         } else {
             lines = [
                 ("", user.name, .bold),
