@@ -23,19 +23,34 @@ public final class AppModel {
     /// Whether the search line is open (after `/`).
     public private(set) var isSearching = false
     public private(set) var searchField = TextFieldState()
+    /// Whether the filter line is open (after `f`).
+    public internal(set) var isFiltering = false
+    public internal(set) var filterField = TextFieldState()
+    /// Why the filter line could not be applied, shown beside it until the next edit.
+    public internal(set) var filterProblem: String?
     /// Set by `quit()`: the front end leaves its loop.
     public private(set) var isQuitRequested = false
+    /// Set when the app stops with a changed form it could not ask about (SIGTERM, SIGHUP, a
+    /// second Ctrl-C): the front end saves `unsavedDraft` for the next start.
+    public internal(set) var keepsDraftOnExit = false
 
-    @ObservationIgnored private let repository: any UserRepository
+    @ObservationIgnored let repository: any UserRepository
+    /// Where `y` puts text: the terminal's clipboard (OSC 52); nil where there is none.
+    @ObservationIgnored let clipboard: (any Clipboard)?
+    /// The group lookup of the filter line in flight.
+    @ObservationIgnored var groupLookup: TrackedTask?
+    /// The "Quit without saving?" question while it is up.
+    @ObservationIgnored weak var quitQuestion: ConfirmModel?
     @ObservationIgnored private var searchBeforeEditing = ""
     @ObservationIgnored private var messageExpiry: Task<Void, Never>?
     @ObservationIgnored private var nextID = 0
 
     public init(
         repository: any UserRepository, clock: any Clock<Duration> = ContinuousClock(),
-        perPage: Int = UserQuery.defaultPerPage, scrollStyle: ScrollStyle = .line
+        perPage: Int = UserQuery.defaultPerPage, scrollStyle: ScrollStyle = .line, clipboard: (any Clipboard)? = nil
     ) {
         self.repository = repository
+        self.clipboard = clipboard
         let activity = Activity(clock: clock)
         self.activity = activity
         list = UserListModel(repository: repository, activity: activity, perPage: perPage)
@@ -97,6 +112,12 @@ public final class AppModel {
         isQuitRequested = true
     }
 
+    /// Stops, keeping what a changed form holds for the next start (`unsavedDraft`).
+    public func quitKeepingDraft() {
+        keepsDraftOnExit = unsavedDraft != nil
+        isQuitRequested = true
+    }
+
     // MARK: The list (acting only when the list is on top)
 
     public func setListViewport(height: Int) { list.setViewportHeight(height) }
@@ -119,9 +140,9 @@ public final class AppModel {
     }
     public func refresh() { if listIdle { list.refresh() } }
 
-    private var listOnTop: Bool { screens.count == 1 }
-    /// The list is on top and no search is being typed.
-    private var listIdle: Bool { listOnTop && !isSearching }
+    var listOnTop: Bool { screens.count == 1 }
+    /// The list is on top and no search or filter is being typed.
+    var listIdle: Bool { listOnTop && !isSearching && !isFiltering }
 
     // MARK: Search line
 
@@ -236,7 +257,7 @@ public final class AppModel {
         push(.confirm(confirm))
     }
 
-    private func makeForm(_ mode: FormMode) -> UserFormModel {
+    func makeForm(_ mode: FormMode) -> UserFormModel {
         let form = UserFormModel(mode: mode, repository: repository, activity: activity, traits: traits)
         form.onSaved = { [weak self, weak form] user in
             guard let self, let form else { return }
@@ -302,7 +323,7 @@ public final class AppModel {
         case .confirm(let confirm): confirm.confirm()
         case .form(let form): form.submit()
         case .help: close()
-        case .list: if isSearching { commitSearch() }
+        case .list: if isSearching { commitSearch() } else if isFiltering { commitFilter() }
         }
     }
 
@@ -318,11 +339,11 @@ public final class AppModel {
             guard !form.isSubmitting else { return }
             if form.isDirty { askToDiscard(form) } else { remove(.form(form)) }
         case .list:
-            cancelSearch()
+            if isFiltering { cancelFilter() } else { cancelSearch() }
         }
     }
 
-    private func askToDiscard(_ form: UserFormModel) {
+    func askToDiscard(_ form: UserFormModel) {
         let confirm = ConfirmModel(
             title: "Discard changes?", message: "The form has changes that are not saved.",
             confirmLabel: "Discard", isDestructive: true, activity: activity)
@@ -342,12 +363,12 @@ public final class AppModel {
         push(.error(dialog))
     }
 
-    private func push(_ screen: Screen) {
+    func push(_ screen: Screen) {
         screens.append(screen)
     }
 
     /// Removes `screen` and anything stacked above it.
-    private func remove(_ screen: Screen) {
+    func remove(_ screen: Screen) {
         guard let index = screens.lastIndex(of: screen), index > 0 else { return }
         screens.removeSubrange(index...)
     }

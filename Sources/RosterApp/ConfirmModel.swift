@@ -25,6 +25,8 @@ public final class ConfirmModel {
     public let message: String
     /// The button that goes ahead, e.g. "Delete".
     public let confirmLabel: String
+    /// The button that backs out, e.g. "Keep editing".
+    public let cancelLabel: String
     /// Drawn as a warning.
     public let isDestructive: Bool
     public private(set) var phase: Phase = .asking
@@ -38,12 +40,13 @@ public final class ConfirmModel {
 
     /// - Parameter action: what confirming does; nil for a question that needs no request.
     public init(
-        title: String, message: String, confirmLabel: String, isDestructive: Bool = false,
+        title: String, message: String, confirmLabel: String, cancelLabel: String = "Cancel", isDestructive: Bool = false,
         activity: Activity, action: (@MainActor () async throws -> Void)? = nil
     ) {
         self.title = title
         self.message = message
         self.confirmLabel = confirmLabel
+        self.cancelLabel = cancelLabel
         self.isDestructive = isDestructive
         self.activity = activity
         self.action = action

@@ -8,6 +8,7 @@ public struct ListFailure: Sendable, Equatable {
         case load
         case search(String)
         case sort(UserSort)
+        case filter(ListFilter)
         case refresh
     }
 
@@ -26,6 +27,8 @@ public struct ListFailure: Sendable, Equatable {
         case .search(let text) where text.isEmpty: "Could not load the users"
         case .search(let text): "Could not search for “\(text)”"
         case .sort(let sort): "Could not sort by \(sort.label)"
+        case .filter(let filter) where filter.isEmpty: "Could not load the users"
+        case .filter(let filter): "Could not filter by \(filter.summary)"
         case .refresh: "Could not refresh the list"
         }
     }
@@ -36,6 +39,7 @@ struct ReloadRequest: Sendable, Equatable {
     var action: ListFailure.Action
     var search: String
     var sort: UserSort
+    var filter: ListFilter
     var pages: ClosedRange<Int>
     /// The user to keep selected if the new results hold them.
     var keepUserID: String?

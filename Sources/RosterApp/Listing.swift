@@ -14,6 +14,8 @@ public struct Listing: Sendable, Equatable {
     /// The search these results are for ("" for everyone).
     public let search: String
     public let sort: UserSort
+    /// The role, status and group these results are narrowed to.
+    public let filter: ListFilter
     /// How many users match, across all pages.
     public internal(set) var total: Int
     /// True when the server has not said how many match (some SCIM services): `total` is what
@@ -26,9 +28,10 @@ public struct Listing: Sendable, Equatable {
     /// Held pages by 1-based number; pages not here are neither loaded nor asked for.
     var pages: [Int: LoadState<[User]>] = [:]
 
-    init(search: String, sort: UserSort, total: Int, window: PageWindow, generation: Int) {
+    init(search: String, sort: UserSort, filter: ListFilter, total: Int, window: PageWindow, generation: Int) {
         self.search = search
         self.sort = sort
+        self.filter = filter
         self.total = total
         self.window = window
         self.generation = generation
@@ -79,6 +82,11 @@ public struct Listing: Sendable, Equatable {
 
     /// The query that fetches `page` of these results.
     func query(forPage page: Int) -> UserQuery {
-        UserQuery(page: page, perPage: window.perPage, search: search.isEmpty ? nil : search, sort: sort)
+        filter.applied(to: UserQuery(page: page, perPage: window.perPage, search: search.isEmpty ? nil : search, sort: sort))
+    }
+
+    /// Whether these results answer `search`, `sort` and `filter`.
+    func answers(search: String, sort: UserSort, filter: ListFilter) -> Bool {
+        self.search == search && self.sort == sort && self.filter == filter
     }
 }

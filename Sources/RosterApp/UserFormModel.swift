@@ -93,6 +93,22 @@ public final class UserFormModel {
 
     public var isSubmitting: Bool { submission == .submitting }
 
+    /// What the form holds, when it has changes worth keeping.
+    public var unsavedDraft: UnsavedDraft? {
+        guard isDirty else { return nil }
+        let original: User? = if case .edit(let user) = mode { user } else { nil }
+        return UnsavedDraft(original: original, name: name.text, email: email.text, userName: userName.text, role: role, status: status)
+    }
+
+    /// Puts a saved draft's values back into the fields.
+    public func restore(_ draft: UnsavedDraft) {
+        setText(draft.name, for: .name)
+        setText(draft.email, for: .email)
+        if fields.contains(.userName) { setText(draft.userName, for: .userName) }
+        select(role: draft.role)
+        select(status: draft.status)
+    }
+
     /// The problem shown under `field`: the server's, else the client's once revealed.
     public func error(for field: FormField) -> String? {
         if let message = serverErrors[field] { return message }

@@ -11,7 +11,7 @@ extension UserListModel {
         searchTimer = nil
         cancelReload()
         failedReload = nil
-        if let listing = state.value, listing.search == text, listing.sort == sort {
+        if let listing = state.value, listing.answers(search: text, sort: sort, filter: filter) {
             // Back to what is on screen: nothing to ask.
             if case .loaded = state {} else { state = .loaded(listing) }
             loadVisiblePages()
@@ -35,7 +35,7 @@ extension UserListModel {
 
     private func startSearch() {
         startReload(ReloadRequest(
-            action: .search(searchText), search: searchText, sort: sort, pages: firstPages,
+            action: .search(searchText), search: searchText, sort: sort, filter: filter, pages: firstPages,
             keepUserID: nil, selection: 0, screenRow: 0))
     }
 
@@ -48,23 +48,33 @@ extension UserListModel {
         guard newSort != sort else { return }
         sort = newSort
         startReload(ReloadRequest(
-            action: .sort(newSort), search: searchText, sort: newSort, pages: firstPages,
+            action: .sort(newSort), search: searchText, sort: newSort, filter: filter, pages: firstPages,
+            keepUserID: nil, selection: 0, screenRow: 0))
+    }
+
+    /// Narrows the list to `newFilter` (with the search in force), from the top. The server
+    /// filters; the filter stays for the session, through searches, sorts and refreshes.
+    public func setFilter(_ newFilter: ListFilter) {
+        guard newFilter != filter else { return }
+        filter = newFilter
+        startReload(ReloadRequest(
+            action: .filter(newFilter), search: searchText, sort: sort, filter: newFilter, pages: firstPages,
             keepUserID: nil, selection: 0, screenRow: 0))
     }
 
     /// Reloads the rows on screen, keeping the selection on the same user when they are
     /// still there (or on `userID`, e.g. a user just saved), else on the same row.
     public func refresh(selecting userID: String? = nil) {
-        guard let listing = state.value, listing.search == searchText, listing.sort == sort else {
+        guard let listing = state.value, listing.answers(search: searchText, sort: sort, filter: filter) else {
             // Nothing on screen yet, or it is for another query: load that query from the top.
             startReload(ReloadRequest(
-                action: state.value == nil ? .load : .search(searchText), search: searchText, sort: sort,
+                action: state.value == nil ? .load : .search(searchText), search: searchText, sort: sort, filter: filter,
                 pages: firstPages, keepUserID: userID, selection: 0, screenRow: 0))
             return
         }
         let visible = scrollOffset ..< max(scrollOffset + 1, min(listing.total, scrollOffset + pageHeight))
         startReload(ReloadRequest(
-            action: .refresh, search: listing.search, sort: listing.sort,
+            action: .refresh, search: listing.search, sort: listing.sort, filter: listing.filter,
             pages: window.pages(covering: visible) ?? 1...1,
             keepUserID: userID ?? selectedUser?.id, selection: selection, screenRow: selection - scrollOffset))
     }

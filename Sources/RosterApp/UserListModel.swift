@@ -22,6 +22,8 @@ public final class UserListModel {
     /// The search as typed; its request follows after `searchDebounce`.
     public internal(set) var searchText = ""
     public internal(set) var sort: UserSort = .default
+    /// The role, status and group the list is narrowed to; kept for the session.
+    public internal(set) var filter = ListFilter()
     /// What is on screen, kept through reloads and after failures.
     public internal(set) var state: LoadState<Listing> = .idle
     /// The selected row (0-based).
@@ -110,7 +112,7 @@ public final class UserListModel {
     public func load() {
         guard case .idle = state, reload == nil, searchTimer == nil else { return }
         startReload(ReloadRequest(
-            action: .load, search: searchText, sort: sort, pages: firstPages,
+            action: .load, search: searchText, sort: sort, filter: filter, pages: firstPages,
             keepUserID: nil, selection: 0, screenRow: 0))
     }
 
@@ -130,7 +132,8 @@ public final class UserListModel {
         let generation = self.generation
         if !state.isLoading { state.startLoading() }
         let queries = request.pages.map {
-            UserQuery(page: $0, perPage: perPage, search: request.search.isEmpty ? nil : request.search, sort: request.sort)
+            request.filter.applied(to: UserQuery(
+                page: $0, perPage: perPage, search: request.search.isEmpty ? nil : request.search, sort: request.sort))
         }
         let repository = self.repository
         let task = activity.startLoad { [weak self] in
@@ -156,7 +159,7 @@ public final class UserListModel {
         guard generation == self.generation else { return }
         reload = nil
         var listing = Listing(
-            search: request.search, sort: request.sort, total: pages.last?.total ?? 0,
+            search: request.search, sort: request.sort, filter: request.filter, total: pages.last?.total ?? 0,
             window: window, generation: generation)
         for (number, page) in zip(request.pages, pages) {
             listing.pages[number] = .loaded(page.items)

@@ -120,6 +120,15 @@ public actor InMemoryUserRepository: UserRepository {
 
     // MARK: UserRepository
 
+    /// The groups the stored users belong to whose name contains `text`.
+    public func groups(named text: String, limit: Int) async throws -> [GroupReference] {
+        let all = Set(users.values.flatMap(\.groups))
+        return all.filter { text.isEmpty || $0.name.range(of: text, options: .caseInsensitive) != nil }
+            .sorted { $0.name < $1.name }
+            .prefix(limit)
+            .map { $0 }
+    }
+
     public func list(_ query: UserQuery) async throws -> Page<User> {
         calls.append(.list(query))
         try await prepare(.list, delay: listDelay?(query))
@@ -129,6 +138,7 @@ public actor InMemoryUserRepository: UserRepository {
         let matching = users.values.filter { user in
             (query.role.map { $0 == user.role } ?? true)
                 && (query.status.map { $0 == user.status } ?? true)
+                && (query.group.map { group in user.groups.contains { $0.id == group } } ?? true)
                 && Self.matches(user, search: query.search)
         }.sorted(by: Self.ordering(query.sort))
         let start = (query.page - 1) * query.perPage

@@ -35,6 +35,7 @@ struct SettingsTests {
         #expect(settings.scrolling == .halfScreen)
         #expect(settings.database == folder + "/data/roster/roster.sqlite")
         #expect(settings.logFile == folder + "/state/roster/roster.log")
+        #expect(settings.draftFile == folder + "/state/roster/draft.json")
         #expect(settings.seedUsers == 500)
     }
 

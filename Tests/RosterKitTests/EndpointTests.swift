@@ -31,6 +31,19 @@ struct EndpointTests {
         #expect(request.url.query == "page=1&per_page=50&sort=name")
     }
 
+    @Test func aGroupFilterIsSentAsGroupAfterTheOtherFilters() throws {
+        let request = try request(.list(UserQuery(search: "ana", status: .suspended, group: "g 1")))
+        #expect(request.url.query == "page=1&per_page=50&q=ana&sort=name&status=suspended&group=g%201")
+    }
+
+    @Test func groupsAreLookedUpByNameUnderTheGroupsPath() throws {
+        let request = try GroupEndpoint.list(GroupQuery(perPage: 20, search: "Sales Ops"))
+            .makeRequest(baseURL: testBaseURL, encoder: encoder)
+        #expect(request.method == .get)
+        #expect(request.url.path.hasSuffix("/api/v1/groups"))
+        #expect(request.url.query == "page=1&per_page=20&q=Sales%20Ops&sort=name")
+    }
+
     @Test func queryValuesArePercentEncodedStrictly() throws {
         let request = try request(.list(UserQuery(search: "a+b&c=d é/?#")))
         #expect(request.url.query == "page=1&per_page=50&q=a%2Bb%26c%3Dd%20%C3%A9%2F%3F%23&sort=name")

@@ -143,6 +143,17 @@ struct SCIMRepositoryTests {
         SCIMUserRepository(client: makeClient(service.transport, clock: ContinuousClock(), retry: .never))
     }
 
+    @Test func filtersJoinTheSearchWithAndAndLeaveOutRolesTheServiceDoesNotDeclare() async throws {
+        let service = FakeSCIMService(count: 30) // its User schema declares no roles
+        let users = repository(service)
+        _ = try await users.list(UserQuery(search: "user1", role: .admin, status: .suspended, group: "g-1"))
+        let filter = service.sent(.get).last.flatMap {
+            URLComponents(url: $0.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "filter" }?.value
+        }
+        #expect(filter == #"(userName co "user1" or displayName co "user1" or emails co "user1") and (active eq false) and (groups[value eq "g-1"])"#)
+        #expect(await users.traits().hasRoles == false)
+    }
+
     @Test func pagesMapToStartIndexAndCount() async throws {
         let service = FakeSCIMService(count: 120)
         let page = try await repository(service).list(UserQuery(page: 2, perPage: 50))

@@ -200,3 +200,42 @@ struct MainLoopTests {
         #expect(model.list.scrollOffset == 3)
     }
 }
+
+extension MainLoopTests {
+    @Test func filtersShowInTheListTitleAndTheHints() async throws {
+        #expect(await started())
+        press(.character("t"), .character("t"))
+        #expect(await screenShows("status suspended"))
+        #expect(canvas.text.contains(" F  Clear filters"))
+        let suspended = try await repository.list(UserQuery(status: .suspended)).total
+        #expect(await screenShows("1 / \(suspended) "))
+        press(.character("F"))
+        #expect(await screenShows("1 / 126"))
+    }
+
+    @Test func ctrlCWithAChangedFormAsksAndSIGTERMKeepsTheDraft() async throws {
+        #expect(await started())
+        press(.character("n"))
+        type("Zoë")
+        controller.handle([.quit(signal: 2)])
+        #expect(controller.exitCode == nil, "Ctrl-C with a changed form does not quit")
+        #expect(canvas.text.contains("Quit without saving?"))
+        #expect(canvas.text.contains("Keep editing"))
+        press(.character("n"))
+        #expect(canvas.text.contains("New user"))
+        #expect(!canvas.text.contains("Quit without saving?"))
+
+        controller.handle([.quit(signal: 15)])
+        let terminated: Int32 = 128 + 15
+        #expect(controller.exitCode == terminated)
+        #expect(model.keepsDraftOnExit)
+        #expect(model.unsavedDraft?.name == "Zoë")
+    }
+
+    @Test func ctrlCWithNothingChangedQuits() async throws {
+        #expect(await started())
+        controller.handle([.quit(signal: 2)])
+        #expect(controller.exitCode == 0)
+        #expect(!model.keepsDraftOnExit)
+    }
+}

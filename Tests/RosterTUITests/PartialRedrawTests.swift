@@ -118,3 +118,38 @@ struct PartialRedrawTests {
         matchesAFullRedraw("all users again")
     }
 }
+
+extension PartialRedrawTests {
+    @Test func filtersTheFilterLineAndCopyLeaveTheScreenAFullRedrawWouldDraw() async throws {
+        controller.start()
+        await settle()
+        press(.character("t"))
+        await settle()
+        matchesAFullRedraw("a status filter (the title names it)")
+        press(.character("o"))
+        await settle()
+        matchesAFullRedraw("a role filter as well")
+        press(.character("f"))
+        matchesAFullRedraw("the filter line open on the filters in force")
+        for character in " colour:red" { press(.character(character)) }
+        press(.enter)
+        matchesAFullRedraw("the filter line with its problem")
+        press(.control("u"))
+        for character in "status:invited" { press(.character(character)) }
+        matchesAFullRedraw("typing over the problem")
+        press(.enter)
+        await settle()
+        matchesAFullRedraw("the filter line applied")
+        press(.character("y"))
+        matchesAFullRedraw("y without a clipboard says so")
+        press(.character("F"))
+        await settle()
+        matchesAFullRedraw("filters cleared")
+        press(.character("f"))
+        for character in "status:suspended role:viewer" { press(.character(character)) }
+        press(.character("/"))
+        press(.enter)
+        await settle()
+        matchesAFullRedraw("a filter nobody matches")
+    }
+}

@@ -12,10 +12,12 @@ public struct UserQuery: Sendable, Equatable, Hashable, Codable {
     public var sort: UserSort
     public var role: Role?
     public var status: Status?
+    /// A group's id: only its members.
+    public var group: String?
 
     public init(
         page: Int = 1, perPage: Int = UserQuery.defaultPerPage, search: String? = nil,
-        sort: UserSort = .default, role: Role? = nil, status: Status? = nil
+        sort: UserSort = .default, role: Role? = nil, status: Status? = nil, group: String? = nil
     ) {
         self.page = page
         self.perPage = perPage
@@ -23,13 +25,14 @@ public struct UserQuery: Sendable, Equatable, Hashable, Codable {
         self.sort = sort
         self.role = role
         self.status = status
+        self.group = group
     }
 
     enum CodingKeys: String, CodingKey {
         case page
         case perPage = "per_page"
         case search = "q"
-        case sort, role, status
+        case sort, role, status, group
     }
 
     /// The same filter and order at another page.
@@ -46,6 +49,7 @@ public struct UserQuery: Sendable, Equatable, Hashable, Codable {
         result.append(("sort", sort.rawValue))
         if let role { result.append(("role", role.rawValue)) }
         if let status { result.append(("status", status.rawValue)) }
+        if let group, !group.isEmpty { result.append(("group", group)) }
         return result
     }
 }

@@ -66,6 +66,10 @@ public actor DialectRepository: UserRepository {
         try await repository().delete(id: id)
     }
 
+    public func groups(named text: String, limit: Int) async throws -> [GroupReference] {
+        try await repository().groups(named: text, limit: limit)
+    }
+
     /// The traits of the dialect found; the Roster API's until the probe has answered.
     public func traits() async -> DirectoryTraits {
         guard let resolved else { return .rosterAPI }

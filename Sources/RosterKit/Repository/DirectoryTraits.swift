@@ -9,14 +9,18 @@ public struct DirectoryTraits: Sendable, Equatable {
     /// What a search matches here, when it is less than the usual substring search (a SCIM
     /// service that only takes `sw` or `eq` filters, or none); nil for the usual.
     public var searchLimitation: String?
+    /// Whether users can be filtered by group, and groups looked up by name
+    /// (`UserRepository.groups(named:)`).
+    public var hasGroups: Bool
 
     public init(dialect: Dialect, canSort: Bool = true, hasRoles: Bool = true, statuses: [Status] = Status.known,
-                searchLimitation: String? = nil) {
+                searchLimitation: String? = nil, hasGroups: Bool = false) {
         self.dialect = dialect
         self.canSort = canSort
         self.hasRoles = hasRoles
         self.statuses = statuses
         self.searchLimitation = searchLimitation
+        self.hasGroups = hasGroups
     }
 
     public static let rosterAPI = DirectoryTraits(dialect: .roster)

@@ -1,9 +1,32 @@
 /// `UserRepository` over the Roster API.
 public struct RemoteUserRepository: UserRepository {
     public let client: APIClient
+    /// The features the server's health answer named, once it has answered.
+    private let features = FeatureMemo()
 
     public init(client: APIClient) {
         self.client = client
+    }
+
+    /// Everything, with groups when the server's health answer names them (older servers
+    /// have none). A server that cannot be asked now is asked again next time.
+    public func traits() async -> DirectoryTraits {
+        var traits = DirectoryTraits.rosterAPI
+        if let known = await features.value {
+            traits.hasGroups = known.contains(HealthStatus.groupsFeature)
+        } else if let health = try? await health() {
+            let named = health.features ?? []
+            await features.set(named)
+            traits.hasGroups = named.contains(HealthStatus.groupsFeature)
+        }
+        return traits
+    }
+
+    /// `GET /api/v1/groups?q=`: the server matches names as a case-insensitive substring.
+    public func groups(named text: String, limit: Int) async throws -> [GroupReference] {
+        let query = GroupQuery(perPage: min(max(limit, 1), UserQuery.perPageRange.upperBound), search: text)
+        let page: Page<Group> = try await client.send(GroupEndpoint.list(query))
+        return page.items.map(\.reference)
     }
 
     public func list(_ query: UserQuery) async throws -> Page<User> {
@@ -56,4 +79,10 @@ public struct RemoteUserRepository: UserRepository {
         guard let page = try? await list(UserQuery(perPage: 20, search: draft.email)) else { return lost }
         return .createOutcomeUnknown(existing: page.items.first { $0.email.lowercased() == email })
     }
+}
+
+/// A value learnt once and shared by copies of the repository.
+actor FeatureMemo {
+    private(set) var value: [String]?
+    func set(_ features: [String]) { value = features }
 }

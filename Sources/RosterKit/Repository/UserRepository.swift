@@ -15,6 +15,9 @@ public protocol UserRepository: Sendable {
     func delete(id: String) async throws
     /// What this directory can do; asked after the first successful load.
     func traits() async -> DirectoryTraits
+    /// Groups whose name contains `text` (case-insensitively), at most `limit`, for a group
+    /// filter. Directories without groups answer none.
+    func groups(named text: String, limit: Int) async throws -> [GroupReference]
 }
 
 extension UserRepository {
@@ -22,4 +25,7 @@ extension UserRepository {
     public func create(_ draft: UserDraft) async throws -> User {
         try await create(draft, idempotencyKey: IdempotencyKey.make())
     }
+
+    /// A directory without groups has none to find.
+    public func groups(named text: String, limit: Int) async throws -> [GroupReference] { [] }
 }

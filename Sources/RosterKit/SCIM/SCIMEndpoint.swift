@@ -11,10 +11,11 @@ public enum SCIMEndpoint: Endpoint {
     case replaceUser(id: String, JSONValue, ifMatch: String?)
     case patchUser(id: String, [SCIMUserMapping.PatchOperation], ifMatch: String?)
     case deleteUser(id: String, ifMatch: String?)
+    case listGroups(SCIMListRequest)
 
     public var method: HTTPMethod {
         switch self {
-        case .serviceProviderConfig, .userSchema, .listUsers, .getUser: .get
+        case .serviceProviderConfig, .userSchema, .listUsers, .getUser, .listGroups: .get
         case .createUser: .post
         case .replaceUser: .put
         case .patchUser: .patch
@@ -27,13 +28,16 @@ public enum SCIMEndpoint: Endpoint {
         case .serviceProviderConfig: ["ServiceProviderConfig"]
         case .userSchema: ["Schemas", SCIMSchemas.user]
         case .listUsers, .createUser: ["Users"]
+        case .listGroups: ["Groups"]
         case .getUser(let id), .replaceUser(let id, _, _), .patchUser(let id, _, _), .deleteUser(let id, _): ["Users", id]
         }
     }
 
     public var queryParameters: [(name: String, value: String)] {
-        guard case .listUsers(let request) = self else { return [] }
-        return request.parameters
+        switch self {
+        case .listUsers(let request), .listGroups(let request): request.parameters
+        default: []
+        }
     }
 
     public var idempotencyKey: String? {

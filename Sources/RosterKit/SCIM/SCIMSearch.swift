@@ -30,6 +30,17 @@ public enum SCIMSearchMode: Int, Sendable, Comparable, CaseIterable {
         case .unavailable: return nil
         }
     }
+
+    /// The filter finding groups by `displayName` in this mode, or nil when it cannot search.
+    public func groupFilter(for text: String) -> String? {
+        let value = SCIMFilter.quoted(text)
+        switch self {
+        case .contains: return "displayName co \(value)"
+        case .startsWith: return "displayName sw \(value)"
+        case .equals: return "displayName eq \(value)"
+        case .unavailable: return nil
+        }
+    }
 }
 
 enum SCIMFilter {

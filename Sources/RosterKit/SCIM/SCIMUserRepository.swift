@@ -39,7 +39,21 @@ public actor SCIMUserRepository: UserRepository {
         let capabilities = knownCapabilities ?? SCIMCapabilities()
         return DirectoryTraits(
             dialect: .scim, canSort: capabilities.sort, hasRoles: capabilities.hasRoles, statuses: [.active, .suspended],
-            searchLimitation: searchMode == .contains ? nil : searchMode.summary)
+            searchLimitation: searchMode == .contains ? nil : searchMode.summary,
+            hasGroups: capabilities.filter)
+    }
+
+    /// `GET /Groups?filter=displayName co "text"`, with the operator this service's user
+    /// search settled on (`sw` or `eq` where `co` was refused).
+    public func groups(named text: String, limit: Int) async throws -> [GroupReference] {
+        let capabilities = try await capabilities()
+        guard capabilities.filter, let filter = searchMode.groupFilter(for: text) else { return [] }
+        let request = SCIMListRequest(startIndex: 1, count: max(1, limit), filter: filter)
+        let body = try await json(SCIMEndpoint.listGroups(request))
+        return (body[attribute: "Resources"]?.arrayValue ?? []).compactMap { resource in
+            guard let id = resource[attribute: "id"]?.stringValue else { return nil }
+            return GroupReference(id: id, name: resource[attribute: "displayName"]?.stringValue ?? id)
+        }
     }
 
     // MARK: Reading
@@ -176,6 +190,9 @@ public actor SCIMUserRepository: UserRepository {
         }
         if let role = query.role, capabilities.filter, capabilities.hasRoles {
             parts.append("roles[value eq \(SCIMFilter.quoted(role.rawValue))]")
+        }
+        if let group = query.group, !group.isEmpty, capabilities.filter {
+            parts.append("groups[value eq \(SCIMFilter.quoted(group))]")
         }
         return SCIMFilter.all(parts)
     }

@@ -63,8 +63,15 @@ public final class AppController {
             renderer.invalidate()
             updateViewport()
         case .quit(let signal):
-            // Ctrl-C is a quit key like q; being told to stop from outside is not.
-            exitCode = signal == 2 ? 0 : 128 + signal
+            if signal == 2 {
+                // Ctrl-C is a quit key like q: a changed form asks first.
+                model.requestQuit()
+            } else {
+                // Being told to stop from outside (SIGTERM, SIGHUP) cannot wait for an answer:
+                // a changed form is kept for the next start instead.
+                model.quitKeepingDraft()
+                exitCode = 128 + signal
+            }
         case .suspend, .resume:
             invalidateNextFrame = true
             renderer.invalidate()

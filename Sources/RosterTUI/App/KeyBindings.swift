@@ -7,7 +7,13 @@ enum KeyBindings {
     static func handle(_ key: Key, model: AppModel) {
         switch model.topScreen {
         case .list:
-            if model.isSearching { searchLine(key, model: model) } else { list(key, model: model) }
+            if model.isSearching {
+                searchLine(key, model: model)
+            } else if model.isFiltering {
+                filterLine(key, model: model)
+            } else {
+                list(key, model: model)
+            }
         case .form(let form):
             self.form(key, form: form, model: model)
         case .confirm:
@@ -29,6 +35,11 @@ enum KeyBindings {
         case .character("G"), .end: model.moveToBottom()
         case .character("/"): model.startSearch()
         case .escape: model.clearSearch()
+        case .character("f"): model.startFilter()
+        case .character("F"): model.clearFilters()
+        case .character("t"): model.cycleStatusFilter()
+        case .character("o"): model.cycleRoleFilter()
+        case .character("y"): model.copySelectedEmail()
         case .character("s"): model.cycleSort()
         case .character("S"): model.toggleSuspended()
         case .character("n"): model.newUser()
@@ -37,8 +48,17 @@ enum KeyBindings {
         case .character("r"): model.retry()
         case .character("R"), .control("r"): model.refresh()
         case .character("?"), .function(1): model.showHelp()
-        case .character("q"): model.quit()
+        case .character("q"): model.requestQuit()
         default: break
+        }
+    }
+
+    private static func filterLine(_ key: Key, model: AppModel) {
+        switch key {
+        case .enter: model.commitFilter()
+        case .escape: model.cancelFilter()
+        default:
+            if let edit = textEdit(for: key) { model.editFilter(edit) }
         }
     }
 
@@ -81,7 +101,7 @@ enum KeyBindings {
         switch key {
         case .character("r"), .enter: model.retry()
         case .escape: model.close()
-        case .character("q"): model.quit()
+        case .character("q"): model.requestQuit()
         default: break
         }
     }
@@ -115,17 +135,22 @@ enum KeyBindings {
         switch model.topScreen {
         case .list where model.isSearching:
             return [Hint("Enter", "Keep"), Hint("Esc", "Cancel"), Hint("↑↓", "Move"), Hint("Ctrl-U", "Clear")]
+        case .list where model.isFiltering:
+            return [Hint("Enter", "Apply"), Hint("Esc", "Cancel"), Hint("Ctrl-U", "Clear")]
         case .list:
-            var hints = [Hint("j/k", "Move"), Hint("/", "Search"), Hint("n", "New"), Hint("e", "Edit"), Hint("d", "Delete")]
+            var hints = [Hint("j/k", "Move"), Hint("/", "Search"), Hint("f", "Filter"), Hint("n", "New"), Hint("e", "Edit"), Hint("d", "Delete")]
             if model.canRetry { hints.insert(Hint("r", "Retry"), at: 0) }
             if !model.list.searchText.isEmpty { hints.append(Hint("Esc", "Clear search")) }
-            hints += [Hint("S", "Suspend"), Hint("s", "Sort"), Hint("R", "Refresh"), Hint("?", "Help"), Hint("q", "Quit")]
+            if !model.list.filter.isEmpty { hints.append(Hint("F", "Clear filters")) }
+            // Help and Quit before the newer keys: a narrow bar drops hints from the end.
+            hints += [Hint("S", "Suspend"), Hint("s", "Sort"), Hint("R", "Refresh"), Hint("?", "Help"), Hint("q", "Quit"),
+                      Hint("y", "Copy email"), Hint("t/o", "Status/role")]
             return hints
         case .form(let form):
             let choose = form.focus.isText ? Hint("Ctrl-U", "Clear") : Hint("←/→", "Choose")
             return [Hint("Tab", "Next field"), choose, Hint("Enter", form.submitLabel), Hint("Esc", "Cancel")]
         case .confirm(let confirm):
-            return [Hint("y", confirm.confirmLabel), Hint("n", "Cancel")]
+            return [Hint("y", confirm.confirmLabel), Hint("n", confirm.cancelLabel)]
         case .error:
             return model.canRetry ? [Hint("r", "Retry"), Hint("Esc", "Close"), Hint("q", "Quit")] : [Hint("Esc", "Close"), Hint("q", "Quit")]
         case .help:

@@ -58,6 +58,7 @@ struct Presenter {
             emptyMessage: emptyMessage(), spinner: rows.isEmpty ? spinner : nil, focused: focused)
         content.totalIsLowerBound = list.state.value?.totalIsLowerBound == true
         content.showsRoles = model.traits.hasRoles
+        content.filter = list.filter.summary
         return content
     }
 
@@ -70,6 +71,11 @@ struct Presenter {
             return "\(error.errorDescription ?? "Could not load the users.") Press r to retry."
         default:
             guard list.rowCount == 0 else { return nil }
+            if !list.filter.isEmpty {
+                return list.searchText.isEmpty
+                    ? "No users are \(list.filter.summary). Press F to clear the filters."
+                    : "No users match “\(list.searchText)” with \(list.filter.summary). Press F to clear the filters."
+            }
             return list.searchText.isEmpty ? "No users yet. Press n to add one." : "No users match “\(list.searchText)”. Press Esc to clear the search."
         }
     }
@@ -90,6 +96,9 @@ struct Presenter {
     func status() -> StatusContent {
         if model.isSearching {
             return .search(text: model.searchField.text, cursor: model.searchField.cursor)
+        }
+        if model.isFiltering {
+            return .filter(text: model.filterField.text, cursor: model.filterField.cursor, problem: model.filterProblem)
         }
         if let message = model.statusMessage {
             return .message(message.text, isError: message.kind == .warning)
@@ -115,7 +124,7 @@ struct Presenter {
                                  actions: [("r", "Retry"), ("Esc", "Cancel")], isError: true)
         case .asking, .finished:
             return DialogContent(title: confirm.title, message: confirm.message, detail: nil,
-                                 actions: [("y", confirm.confirmLabel), ("n", "Cancel")], isError: confirm.isDestructive)
+                                 actions: [("y", confirm.confirmLabel), ("n", confirm.cancelLabel)], isError: confirm.isDestructive)
         }
     }
 

@@ -89,8 +89,11 @@ final class ScreenRenderer {
 }
 
 private extension StatusContent {
-    /// The search line shows the text cursor, which every frame places anew.
+    /// The search and filter lines show the text cursor, which every frame places anew.
     var showsCursor: Bool {
-        if case .search = self { true } else { false }
+        switch self {
+        case .search, .filter: true
+        case .none, .message: false
+        }
     }
 }

@@ -12,11 +12,14 @@ public enum TerminalApp {
         public var colorMode: Terminal.ColorMode
         public var mouse: Bool
         public var scrollStyle: ScrollStyle
+        /// Where a changed form is kept when a signal stops the app, and offered back from.
+        public var draftFile: String?
 
         public init(
             serverLabel: String, pageSize: Int = UserQuery.defaultPerPage, colorMode: Terminal.ColorMode = .auto,
-            mouse: Bool = true, scrollStyle: ScrollStyle = .halfScreen
+            mouse: Bool = true, scrollStyle: ScrollStyle = .halfScreen, draftFile: String? = nil
         ) {
+            self.draftFile = draftFile
             self.serverLabel = serverLabel
             self.pageSize = pageSize
             self.colorMode = colorMode
@@ -30,11 +33,17 @@ public enum TerminalApp {
     public static func run(repository: any UserRepository, options: Options, logger: Logger) async throws -> Int32 {
         let terminal = try Terminal.start(colorMode: options.colorMode, mouse: options.mouse)
         logger.info("terminal \(terminal.size.columns)x\(terminal.size.rows), colour \(terminal.usesColor)")
-        let model = AppModel(repository: repository, perPage: options.pageSize, scrollStyle: options.scrollStyle)
+        let clipboard = TerminalClipboard(terminal: terminal)
+        let model = AppModel(repository: repository, perPage: options.pageSize, scrollStyle: options.scrollStyle, clipboard: clipboard)
         let controller = AppController(model: model, canvas: terminal.canvas, serverLabel: options.serverLabel) { [weak terminal] in
             terminal?.present()
         }
         controller.start()
+        let draftFile = options.draftFile.map(DraftFile.init)
+        if let draftFile, let draft = draftFile.read(logger: logger) {
+            model.offerRestore(draft) { _ in draftFile.remove() }
+            controller.render()
+        }
         for await events in terminal.events {
             if events.contains(.suspend) {
                 terminal.suspend()
@@ -48,6 +57,9 @@ public enum TerminalApp {
             if !keepGoing { break }
         }
         terminal.restore()
+        if model.keepsDraftOnExit, let draft = model.unsavedDraft, let draftFile {
+            draftFile.write(draft, logger: logger)
+        }
         return controller.exitCode ?? 0
     }
 }

@@ -175,6 +175,23 @@ public final class Terminal {
         doupdate()
     }
 
+    /// Writes a sequence that draws nothing (OSC 52) straight to the terminal. ncurses has
+    /// flushed its own output at the end of the last frame, so the two never interleave.
+    public func send(_ bytes: [UInt8]) {
+        guard active else { return }
+        var written = 0
+        while written < bytes.count {
+            let result = bytes[written...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if result > 0 {
+                written += result
+            } else if result < 0, errno == EINTR || errno == EAGAIN {
+                continue
+            } else {
+                break
+            }
+        }
+    }
+
     /// The next `present()` redraws every cell (after a resume or when the screen was disturbed).
     public func invalidate() {
         clearok(roster_curscr(), true)

@@ -48,6 +48,8 @@ public struct ListContent: Equatable, Sendable {
     public var showsRoles = true
     public var sort: UserSort
     public var search: String
+    /// The filters in force, as the title shows them ("status suspended · role admin"); "" for none.
+    public var filter = ""
     /// Shown when there are no rows (still loading, nobody matches…).
     public var emptyMessage: String?
     public var spinner: String?
@@ -156,6 +158,8 @@ public enum StatusContent: Equatable, Sendable {
     case none
     case message(String, isError: Bool)
     case search(text: String, cursor: Int)
+    /// The filter line being typed, with why it could not be applied.
+    case filter(text: String, cursor: Int, problem: String?)
 }
 
 public struct Hint: Equatable, Sendable {

@@ -88,7 +88,9 @@ public enum UserListView {
     }
 
     private static func title(_ content: ListContent) -> String {
-        content.search.isEmpty ? "Users · \(content.sort.label)" : "Users · \(content.sort.label) · “\(content.search)”"
+        var title = content.search.isEmpty ? "Users · \(content.sort.label)" : "Users · \(content.sort.label) · “\(content.search)”"
+        if !content.filter.isEmpty { title += " · \(content.filter)" }
+        return title
     }
 
     private static func drawPosition(_ position: String, in rect: Rect, on canvas: any Canvas) {

@@ -17,6 +17,8 @@ struct Paths {
     var database: String { base("XDG_DATA_HOME", default: ".local/share") + "/roster/roster.sqlite" }
     /// `$XDG_STATE_HOME/roster/roster.log`.
     var logFile: String { base("XDG_STATE_HOME", default: ".local/state") + "/roster/roster.log" }
+    /// `$XDG_STATE_HOME/roster/draft.json`: a changed form kept when a signal stopped the app.
+    var draftFile: String { base("XDG_STATE_HOME", default: ".local/state") + "/roster/draft.json" }
     /// `$XDG_CONFIG_HOME/roster/roster.json`, read when it exists and no --config is given.
     var configFile: String { base("XDG_CONFIG_HOME", default: ".config") + "/roster/roster.json" }
 

@@ -22,6 +22,8 @@ struct Settings: Equatable {
     var mouse = true
     var scrolling = ScrollStyle.halfScreen
     var logFile: String
+    /// Where a changed form is kept when a signal stops the app (always the state directory).
+    var draftFile = ""
     var logLevel: Logger.Level = .info
     var database: String
     var seedUsers = 500
@@ -48,6 +50,7 @@ struct Settings: Equatable {
 
         var settings = Settings(logFile: file.logFile.map(paths.expand) ?? paths.logFile,
                                 database: file.embedded?.database.map(paths.expand) ?? paths.database)
+        settings.draftFile = paths.draftFile
 
         if let text = flags.server ?? environment["ROSTER_SERVER"].nonEmpty ?? file.server {
             settings.server = try serverURL(text)

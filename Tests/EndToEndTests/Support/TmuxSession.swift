@@ -45,6 +45,25 @@ final class TmuxSession {
         try tmux(["capture-pane", "-p", "-e", "-t", name]).output
     }
 
+    /// Sets an option of this tmux server (`set-option -s`), e.g. `set-clipboard on`.
+    func setServerOption(_ name: String, _ value: String) throws {
+        _ = try tmux(["set-option", "-s", name, value])
+    }
+
+    /// The newest paste buffer, where tmux puts what an application copied with OSC 52 when
+    /// `set-clipboard` is on; nil while there is none.
+    func newestBuffer() -> String? {
+        guard let result = try? Self.run(["tmux", "-L", socket, "show-buffer"]), result.status == 0 else { return nil }
+        return result.output
+    }
+
+    /// The process id of the pane's command.
+    func panePID() throws -> Int32 {
+        let text = try tmux(["display-message", "-p", "-t", name, "#{pane_pid}"]).output
+        guard let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { throw EndToEndError("no pane pid in \(text)") }
+        return pid
+    }
+
     func resize(columns: Int, rows: Int) throws {
         _ = try tmux(["resize-window", "-t", name, "-x", String(columns), "-y", String(rows)])
     }

@@ -1,0 +1,38 @@
+import Foundation
+import Logging
+import RosterApp
+import RosterKit
+import RosterKitTestSupport
+import Testing
+@testable import RosterTUI
+
+@Suite("The draft file")
+struct DraftFileTests {
+    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+
+    @Test func aDraftIsWrittenForItsOwnerOnlyAndReadBackWhole() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("roster-draft-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = DraftFile(path: folder.appendingPathComponent("state/roster/draft.json").path)
+        #expect(file.read(logger: logger) == nil)
+
+        var original = User.fixture(id: "u-7", name: "Ana Silva", email: "ana@example.com", role: .viewer, status: .invited)
+        original.groups = [GroupReference(id: "g1", name: "Sales")]
+        let draft = UnsavedDraft(original: original, name: "Ana Silva Costa", email: "ana@example.com", role: .admin, status: .active)
+        file.write(draft, logger: logger)
+        #expect(file.read(logger: logger) == draft)
+        let permissions = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+        #expect(permissions == 0o600)
+
+        file.remove()
+        #expect(file.read(logger: logger) == nil)
+    }
+
+    @Test func aFileThatIsNotADraftIsLeftAlone() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("roster-draft-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try "not json".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(DraftFile(path: path).read(logger: logger) == nil)
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
+}
