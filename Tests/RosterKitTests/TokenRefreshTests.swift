@@ -146,19 +146,6 @@ struct TokenRefreshTests {
         #expect(ContinuousClock.now - started < .seconds(10), "took \(ContinuousClock.now - started)")
     }
 
-    @Test("two commands at once, each waiting on a pipe, do not stall the other tasks")
-    func concurrentCommandsLeaveThePoolFree() async throws {
-        // Two blocking reads used to take both cooperative threads of a two-core machine
-        // until the commands ended; a 100 ms sleep then woke after 3 s.
-        let started = ContinuousClock.now
-        async let first = TokenProvider(.command("sleep 3; echo one")).current()
-        async let second = TokenProvider(.command("sleep 3; echo two")).current()
-        try await Task.sleep(for: .milliseconds(100))
-        let woke = ContinuousClock.now - started
-        #expect(woke < .seconds(2), "a 100 ms sleep woke after \(woke)")
-        #expect(try await (first, second) == ("one", "two"))
-    }
-
     @Test("a literal token is never refreshed")
     func literalTokenIsFinal() async throws {
         let transport = server(accepting: "other")
