@@ -140,6 +140,7 @@ keys S
 wait_for "Suspend "
 keys y
 wait_for "left"
+sleep 4                 # a few hundred in, so the bar shows
 shot bulk-progress 120 40 "roster — suspending all users matching a search"
 
 # 8. A SCIM service: PyPI's scim2-server (make scim-peer), with users as an identity provider
