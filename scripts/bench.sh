@@ -4,7 +4,8 @@
 # 100,000-line file as the baseline. Two measurements per program, $RUNS runs each:
 #   keys:   startup to the first full list, j x300, PageDown x30, then 5 s idle;
 #   scroll: PageDown x300 (more than 10,000 rows), for peak memory;
-#   and roster's j x300 again with "scrolling": "line", for comparison.
+#   and roster's j x300 again with "scrolling": "line", for comparison;
+#   bulk:   1,000 users marked and suspended on the embedded server, j pressed meanwhile.
 # scripts/bench_report.py prints the medians, the ratios to less and the targets.
 set -euo pipefail
 source "$(dirname "$0")/lib/server.sh"
@@ -61,5 +62,30 @@ mkdir -p "$workdir/config/roster"
 echo '{ "scrolling": "line" }' >"$workdir/config/roster/roster.json"
 bench roster-line-scrolling "1 / $total" q 'j*300' 0 -- "${roster[@]}"
 
+# Bulk: Space x1000 marks the first 1,000 users, S and y suspend them, and j x$BULK_JS is
+# pressed while the run goes (each its own response window, so a quiet window of 15 ms keeps
+# them inside the run). Against roster's embedded server, on a copy of the seeded database made
+# fresh for each run; the app writes the run's figures to its log, which the report reads.
+BULK_JS=${BULK_JS:-60}
+kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
+for file in "$workdir"/users.sqlite*; do cp "$file" "$workdir/pristine${file#"$workdir"/users}"; done
+mkdir -p "$workdir/bulk-config/roster" "$workdir/bulk-state"
+cat >"$workdir/bulk-config/roster/roster.json" <<EOF
+{ "embedded": { "database": "$workdir/bulk.sqlite", "seedUsers": 0 } }
+EOF
+cat >"$workdir/bulk-roster.sh" <<EOF
+#!/bin/sh
+rm -f "$workdir"/bulk.sqlite*
+for file in "$workdir"/pristine.sqlite*; do cp "\$file" "$workdir/bulk\${file#"$workdir"/pristine}"; done
+exec "$BIN/roster"
+EOF
+echo "measuring roster-bulk (Space x1000, S, y, j x$BULK_JS during the run, $RUNS runs)"
+"$PYTHON" "$TUIBENCH" --size 120x40 --runs "$RUNS" --quiet-log --marker "1 / $total" --startup-timeout 60 \
+    --env "XDG_STATE_HOME=$workdir/bulk-state" --env "XDG_CONFIG_HOME=$workdir/bulk-config" --env LANG=C.UTF-8 \
+    --quiet-ms 15 --keys "<Space>*1000,S,y,j*$BULK_JS" --idle 20 --quit-keys q --keep-samples \
+    --json "$workdir/roster-bulk.json" --dump "$workdir/roster-bulk.screen" -- sh "$workdir/bulk-roster.sh" \
+    >"$workdir/roster-bulk.txt" 2>&1 || { cat "$workdir/roster-bulk.txt" >&2; exit 1; }
+
 "$PYTHON" scripts/bench_report.py "$workdir/roster-keys.json" "$workdir/less-keys.json" \
-    "$workdir/roster-scroll.json" "$workdir/less-scroll.json" "$workdir/roster-line-scrolling.json"
+    "$workdir/roster-scroll.json" "$workdir/less-scroll.json" "$workdir/roster-line-scrolling.json" \
+    --bulk "$workdir/roster-bulk.json" "$workdir/bulk-state/roster/roster.log"

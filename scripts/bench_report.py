@@ -2,6 +2,10 @@
 """Prints `make bench`'s table from tuibench JSON files: roster against less, measured in one run.
 
 Usage: bench_report.py ROSTER_KEYS.json LESS_KEYS.json ROSTER_SCROLL.json LESS_SCROLL.json [ROSTER_LINE.json]
+                       [--bulk ROSTER_BULK.json ROSTER.log]
+
+--bulk: tuibench's JSON of the bulk measurement (Space x1000, S, y, j during the run) and the
+app's log, whose "bulk run finished" lines give each run's wall time and request count.
 
 ROSTER_LINE.json, when given, is roster's j x300 with "scrolling": "line": printed for
 comparison, with no target.
@@ -11,6 +15,7 @@ says whether roster meets it. Exits 0 either way: the figures are the product, n
 """
 
 import json
+import re
 import statistics
 import sys
 
@@ -61,7 +66,62 @@ ROWS = [
 ]
 
 
+# "bulk run finished: suspending, 1000 of 1000 users (...), 2000 requests in 3.210 s"
+BULK_LINE = re.compile(r"bulk run (\w+): [^,]+, (\d+) of (\d+) users .*?, (\d+) requests in ([\d.]+) s")
+
+
+def bulk_report(bulk_path, log_path):
+    """The bulk figures: each run's wall time and rates from the app's log, and j meanwhile."""
+    bulk = runs(bulk_path)
+    finished = []
+    with open(log_path, errors="replace") as handle:
+        for line in handle:
+            match = BULK_LINE.search(line)
+            if match:
+                state, done, total, requests, seconds = match.groups()
+                finished.append((state, int(done), int(total), int(requests), float(seconds)))
+    print(f"\nbulk: Space x1000 marks, S suspends them on the embedded server, j pressed during the run; "
+          f"{len(finished)} of {len(bulk)} runs logged their end")
+    if not finished:
+        print("  no run ended within the idle window: see the screen dump")
+        return ["bulk run"]
+    wall = median(f[4] for f in finished)
+    users_rate = median(f[1] / f[4] for f in finished if f[4] > 0)
+    requests_rate = median(f[3] / f[4] for f in finished if f[4] > 0)
+    print(f"  {'wall time':<28} {wall:>9.2f} s   for {finished[0][1]:,} users, {finished[0][3]:,} requests "
+          f"(a read and a write each: marks hold the list's copies)")
+    print(f"  {'users per second':<28} {users_rate:>9.0f}")
+    print(f"  {'requests per second':<28} {requests_rate:>9.0f}")
+    groups = [key_group(r, "j") for r in bulk]
+    j_median = median(g["latency_ms"]["median"] for g in groups)
+    j_p99 = median(g["latency_ms"]["p99"] for g in groups)
+    first_burst = {"median": median(g["first_burst_ms"]["median"] for g in groups),
+                   "p99": median(g["first_burst_ms"]["p99"] for g in groups)}
+    # Each j's window is its latency plus the 15 ms of quiet that ends it.
+    j_span = median(sum(g["latencies_ms"] or []) / 1e3 + g["count"] * 0.015 for g in groups)
+    space = median(key_group(r, "<Space>")["latency_ms"]["median"] for r in bulk)
+    missed = []
+    for name, which, value, limit in (("j median, during the run", "median", j_median, 1),
+                                      ("j p99, during the run", "p99", j_p99, 5)):
+        met = value <= limit
+        if not met:
+            missed.append(name)
+        print(f"  {name:<28} {value:>9.2f} ms  {'met' if met else 'MISSED'}: <= {limit} ms"
+              f" (first burst {first_burst[which]:.2f} ms)")
+    inside = "inside it" if j_span < wall else "NOT all inside it"
+    print(f"  {'the j keys took':<28} {j_span:>9.2f} s   of the run's {wall:.2f} s: {inside}")
+    print(f"  {'Space (mark, move) median':<28} {space:>9.2f} ms")
+    return missed
+
+
 def main():
+    bulk_args = None
+    if "--bulk" in sys.argv:
+        index = sys.argv.index("--bulk")
+        bulk_args = sys.argv[index + 1:index + 3]
+        del sys.argv[index:index + 3]
+        if len(bulk_args) != 2:
+            raise SystemExit(__doc__)
     if len(sys.argv) not in (5, 6):
         raise SystemExit(__doc__)
     roster = figures(sys.argv[1], sys.argv[3])
@@ -87,6 +147,8 @@ def main():
         print(f"{'j, line scroll':<14} {'B':<7} {line_bytes:>9.0f} {less['bytes per j']:>9.0f} "
               f"{line_bytes / less['bytes per j']:>7.1f}x   for comparison: \"scrolling\": \"line\" "
               f"(j median {line_median:.2f} ms)")
+    if bulk_args:
+        missed += bulk_report(*bulk_args)
     print("\nevery target met" if not missed else f"\ntargets missed: {', '.join(missed)}")
 
 

@@ -124,7 +124,26 @@ start_roster 120 40
 wait_for "Retry"
 shot error-dialog 120 40 "roster — error dialog"
 
-# 7. A SCIM service: PyPI's scim2-server (make scim-peer), with users as an identity provider
+# 7. A bulk run in progress: every user matching a search marked (*) and suspended, on a
+#    server slowed to 60 ms a call so the run is caught mid-way.
+start_server bulk --latency 60
+start_roster 120 40
+wait_for "2,000 users"
+keys /
+tmux -L "$SOCKET" send-keys -t shot -l "example.org"
+keys Enter
+count=$(curl -s -H "Authorization: Bearer $TOKEN" "$URL/api/v1/users?per_page=1&q=example.org" | python3 -c 'import json,sys; print("{:,}".format(json.load(sys.stdin)["data"]["total"]))')
+wait_for "1 / $count "
+keys '*'
+wait_for "$count marked"
+keys S
+wait_for "Suspend "
+keys y
+wait_for "left"
+sleep 4                 # a few hundred in, so the bar shows
+shot bulk-progress 120 40 "roster — suspending all users matching a search"
+
+# 8. A SCIM service: PyPI's scim2-server (make scim-peer), with users as an identity provider
 #    would provision them (titles, phones, enterprise attributes).
 [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null || true
 SCIM_PYTHON=${SCIM_PYTHON:-.build/scim-peer/bin/python3}
@@ -165,7 +184,7 @@ wait_for "3 / 60"
 sleep 0.3
 shot scim-list-and-detail 120 40 "roster — a SCIM 2.0 service (scim2-server)"
 
-# 8. A save refused with 412: someone suspends the user while the form is open.
+# 9. A save refused with 412: someone suspends the user while the form is open.
 keys e
 wait_for "Edit "
 # The selected user: the third by display name, as roster sorts (sortBy=displayName).

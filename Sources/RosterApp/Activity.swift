@@ -84,6 +84,20 @@ public final class Activity {
         return handle
     }
 
+    /// Runs `body` as tracked work that turns no spinner: a bulk run shows its own progress,
+    /// and the spinner stays for the list's loads. `waitForLoads()` waits for it like a load.
+    func startWork(_ body: @escaping @MainActor () async -> Void) -> TrackedTask {
+        let handle = TrackedTask()
+        liveLoads += 1
+        handle.task = Task { [weak self] in
+            await body()
+            guard let self else { return }
+            liveLoads -= 1
+            resumeWaiters()
+        }
+        return handle
+    }
+
     /// Runs `body` once `delay` has passed on the clock, unless cancelled first.
     func schedule(after delay: Duration, _ body: @escaping @MainActor () -> Void) -> TrackedTask {
         let handle = TrackedTask()

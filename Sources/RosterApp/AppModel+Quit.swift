@@ -18,6 +18,7 @@ extension AppModel {
             quitKeepingDraft()
             return
         }
+        if askToQuitDuringBulk() { return }
         guard let draft = unsavedDraft else {
             quit()
             return
@@ -61,6 +62,7 @@ extension AppModel {
     /// `y`: the selected user's email to the clipboard.
     public func copySelectedEmail() {
         guard listIdle else { return }
+        if !list.marks.isEmpty { return copyMarkedEmails() }
         guard let user = list.selectedUser else {
             showStatus("No user selected", kind: .warning)
             return

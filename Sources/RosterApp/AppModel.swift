@@ -28,6 +28,12 @@ public final class AppModel {
     public internal(set) var filterField = TextFieldState()
     /// Why the filter line could not be applied, shown beside it until the next edit.
     public internal(set) var filterProblem: String?
+    /// The bulk run going on, or the last one until its summary is closed (`AppModel+Bulk`).
+    public internal(set) var bulkRun: BulkRun?
+    /// The last run ended with failures while something else was on top: `b` shows its summary.
+    public internal(set) var bulkSummaryPending = false
+    /// The question on the status line (the group of a bulk action), while it is open.
+    public internal(set) var prompt: LinePrompt?
     /// Set by `quit()`: the front end leaves its loop.
     public private(set) var isQuitRequested = false
     /// Set when the app stops with a changed form it could not ask about (SIGTERM, SIGHUP, a
@@ -41,6 +47,10 @@ public final class AppModel {
     @ObservationIgnored var groupLookup: TrackedTask?
     /// The "Quit without saving?" question while it is up.
     @ObservationIgnored weak var quitQuestion: ConfirmModel?
+    /// Told when a bulk run ends, however it ends: the front end writes it to the log.
+    @ObservationIgnored public var onBulkRunFinished: (@MainActor (BulkRun) -> Void)?
+    /// Quit was confirmed during a bulk run: quit once its requests in flight are answered.
+    @ObservationIgnored var quitsAfterBulk = false
     @ObservationIgnored private var searchBeforeEditing = ""
     @ObservationIgnored private var messageExpiry: Task<Void, Never>?
     @ObservationIgnored private var nextID = 0
@@ -96,7 +106,8 @@ public final class AppModel {
         case .error(let dialog): dialog.canRetry
         case .confirm(let confirm): if case .failed = confirm.phase { true } else { false }
         case .form(let form): if case .failed = form.submission { true } else { false }
-        case .help: false
+        case .help, .choice: false
+        case .bulkSummary(let run): !run.failures.isEmpty || run.findError != nil
         case .list: list.state.error != nil || list.hasFailedPages || detail.state.error != nil
         }
     }
@@ -142,7 +153,7 @@ public final class AppModel {
 
     var listOnTop: Bool { screens.count == 1 }
     /// The list is on top and no search or filter is being typed.
-    var listIdle: Bool { listOnTop && !isSearching && !isFiltering }
+    var listIdle: Bool { listOnTop && !isSearching && !isFiltering && prompt == nil }
 
     // MARK: Search line
 
@@ -210,6 +221,7 @@ public final class AppModel {
     /// pressing it again undoes it.
     public func toggleSuspended() {
         guard listIdle else { return }
+        if !list.marks.isEmpty { return askBulk(.suspend) }
         guard let selected = list.selectedUser else {
             showStatus("No user selected", kind: .warning)
             return
@@ -237,6 +249,7 @@ public final class AppModel {
     /// `d`: asks before deleting the selected user.
     public func deleteSelected() {
         guard listIdle else { return }
+        if !list.marks.isEmpty { return askBulk(.delete) }
         guard let user = list.selectedUser else {
             showStatus("No user selected", kind: .warning)
             return
@@ -309,8 +322,10 @@ public final class AppModel {
             confirm.retry()
         case .form(let form):
             form.retry()
-        case .help:
+        case .help, .choice:
             break
+        case .bulkSummary(let run):
+            retryBulkFailures(of: run)
         case .list:
             if !list.retry() { detail.retry() }
         }
@@ -322,8 +337,9 @@ public final class AppModel {
         case .error: retry()
         case .confirm(let confirm): confirm.confirm()
         case .form(let form): form.submit()
-        case .help: close()
-        case .list: if isSearching { commitSearch() } else if isFiltering { commitFilter() }
+        case .help, .bulkSummary: close()
+        case .choice: break
+        case .list: if isSearching { commitSearch() } else if isFiltering { commitFilter() } else if prompt != nil { commitPrompt() }
         }
     }
 
@@ -331,15 +347,17 @@ public final class AppModel {
     /// first; a form being submitted waits for its answer.
     public func close() {
         switch topScreen {
-        case .error, .help:
+        case .error, .help, .bulkSummary:
             screens.removeLast()
+        case .choice(let choice):
+            choice.cancel()
         case .confirm(let confirm):
             confirm.cancel()
         case .form(let form):
             guard !form.isSubmitting else { return }
             if form.isDirty { askToDiscard(form) } else { remove(.form(form)) }
         case .list:
-            if isFiltering { cancelFilter() } else { cancelSearch() }
+            if isFiltering { cancelFilter() } else if prompt != nil { cancelPrompt() } else { cancelSearch() }
         }
     }
 
@@ -374,6 +392,12 @@ public final class AppModel {
     }
 
     // MARK: Status messages
+
+    /// Drops the message shown, so what it covered (a bulk run's progress line) shows at once.
+    func clearStatus() {
+        messageExpiry?.cancel()
+        if statusMessage != nil { statusMessage = nil }
+    }
 
     /// Shows a short message that goes away after `statusMessageDuration`.
     public func showStatus(_ text: String, kind: StatusMessage.Kind = .info) {

@@ -6,6 +6,10 @@ public enum Screen {
     case confirm(ConfirmModel)
     case error(ErrorDialog)
     case help
+    /// A menu of one-key choices (the bulk actions, a role).
+    case choice(ChoiceModel)
+    /// What a bulk run did, with its failures.
+    case bulkSummary(BulkRun)
 }
 
 extension Screen: Equatable {
@@ -16,6 +20,8 @@ extension Screen: Equatable {
         case (.form(let a), .form(let b)): a === b
         case (.confirm(let a), .confirm(let b)): a === b
         case (.error(let a), .error(let b)): a.id == b.id
+        case (.choice(let a), .choice(let b)): a === b
+        case (.bulkSummary(let a), .bulkSummary(let b)): a === b
         default: false
         }
     }

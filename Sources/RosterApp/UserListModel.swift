@@ -32,6 +32,8 @@ public final class UserListModel {
     public internal(set) var scrollOffset = 0
     /// How many rows the view shows; set by the view on layout.
     public internal(set) var viewportHeight = 0
+    /// The users marked for a bulk action (`UserListModel+Marks`).
+    public internal(set) var marks = Marks()
     /// How far the viewport moves when the selection steps off it.
     @ObservationIgnored public var scrollStyle: ScrollStyle = .line
 

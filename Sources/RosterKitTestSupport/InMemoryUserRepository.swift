@@ -5,9 +5,9 @@ import RosterKit
 /// tie-break, paging, validation, unique emails) and knobs for tests: per-call delays on an
 /// injected clock, scripted failures, calls held until a test releases them, and a record of
 /// every call.
-public actor InMemoryUserRepository: UserRepository {
+public actor InMemoryUserRepository: UserRepository, GroupMembershipEditing {
     public enum Operation: Sendable, Hashable {
-        case list, get, create, update, delete
+        case list, get, create, update, delete, addMember, removeMember
     }
 
     public enum Call: Sendable, Equatable {
@@ -16,6 +16,8 @@ public actor InMemoryUserRepository: UserRepository {
         case create(UserDraft)
         case update(id: String, UserDraft)
         case delete(id: String)
+        case addMember(userID: String, groupID: String)
+        case removeMember(userID: String, groupID: String)
 
         public var operation: Operation {
             switch self {
@@ -24,6 +26,8 @@ public actor InMemoryUserRepository: UserRepository {
             case .create: .create
             case .update: .update
             case .delete: .delete
+            case .addMember: .addMember
+            case .removeMember: .removeMember
             }
         }
     }
@@ -201,6 +205,27 @@ public actor InMemoryUserRepository: UserRepository {
         calls.append(.delete(id: id))
         try await prepare(.delete)
         guard users.removeValue(forKey: id) != nil else { throw Self.notFound }
+    }
+
+    // MARK: GroupMembershipEditing
+
+    /// Adds the group to the user's `groups` (named as another member has it, else by its id).
+    public func addMember(_ userID: String, to groupID: String) async throws {
+        calls.append(.addMember(userID: userID, groupID: groupID))
+        try await prepare(.addMember)
+        guard var user = users[userID] else { throw Self.notFound }
+        guard !user.groups.contains(where: { $0.id == groupID }) else { return }
+        let known = users.values.lazy.flatMap(\.groups).first { $0.id == groupID }
+        user.groups.append(known ?? GroupReference(id: groupID, name: groupID))
+        users[userID] = user
+    }
+
+    public func removeMember(_ userID: String, from groupID: String) async throws {
+        calls.append(.removeMember(userID: userID, groupID: groupID))
+        try await prepare(.removeMember)
+        guard var user = users[userID] else { throw Self.notFound }
+        user.groups.removeAll { $0.id == groupID }
+        users[userID] = user
     }
 
     // MARK: Semantics shared with the server

@@ -153,3 +153,39 @@ extension PartialRedrawTests {
         matchesAFullRedraw("a filter nobody matches")
     }
 }
+
+extension PartialRedrawTests {
+    @Test func marksTheBulkMenuARunAndItsSummaryLeaveTheScreenAFullRedrawWouldDraw() async throws {
+        controller.start()
+        await settle()
+        press(.character(" "), times: 3)
+        matchesAFullRedraw("three users marked (the header counts them)")
+        press(.character("*"))
+        matchesAFullRedraw("all matching marked")
+        press(.character("u"))
+        matchesAFullRedraw("all unmarked")
+        press(.character(" "), times: 2)
+        press(.character("b"))
+        matchesAFullRedraw("the bulk menu")
+        press(.escape)
+        matchesAFullRedraw("the menu closed")
+
+        let gate = await repository.holdNext(.get)
+        press(.character("S"))
+        matchesAFullRedraw("the bulk question")
+        press(.character("y"))
+        await gate.waitForArrivals()
+        await clock.advance(by: BulkRun.progressInterval)
+        matchesAFullRedraw("a bulk run in progress (the progress line)")
+        press(.character("j"), times: 2)
+        matchesAFullRedraw("j during the run")
+        press(.escape)
+        matchesAFullRedraw("Esc: stopping")
+        gate.open()
+        await settle()
+        matchesAFullRedraw("the summary of the stopped run")
+        press(.escape)
+        await settle()
+        matchesAFullRedraw("the summary closed, the list refreshed")
+    }
+}

@@ -1,9 +1,9 @@
 import Hummingbird
 import Synchronization
 
-/// Makes calls under `/api/v1/users` slow or failing on purpose, so a demo or a test can watch
-/// the client's retries and error dialogs against the real server. Installed only when a
-/// fault is configured.
+/// Makes calls under `/api/v1/users` and `/api/v1/groups` slow or failing on purpose, so a
+/// demo or a test can watch the client's retries, error dialogs and a bulk run's progress
+/// against the real server. Installed only when a fault is configured.
 struct FaultInjectionMiddleware<Context: RequestContext>: RouterMiddleware {
     let faults: FaultInjection
     private let remainingFailures: FailureBudget
@@ -17,7 +17,7 @@ struct FaultInjectionMiddleware<Context: RequestContext>: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let path = request.uri.path
-        guard path == "/api/v1/users" || path.hasPrefix("/api/v1/users/") else { return try await next(request, context) }
+        guard Self.isFaulted(path) else { return try await next(request, context) }
         if faults.latency > .zero {
             try await Task.sleep(for: faults.latency)
         }
@@ -25,6 +25,14 @@ struct FaultInjectionMiddleware<Context: RequestContext>: RouterMiddleware {
             throw APIProblem.injectedUnavailable
         }
         return try await next(request, context)
+    }
+
+    /// The users and groups calls; health and the OpenAPI document always answer.
+    static func isFaulted(_ path: String) -> Bool {
+        for prefix in ["/api/v1/users", "/api/v1/groups"] where path == prefix || path.hasPrefix(prefix + "/") {
+            return true
+        }
+        return false
     }
 }
 

@@ -13,7 +13,7 @@ public struct ServerConfiguration: Sendable {
     public var token: String
     /// Demo users to add when the database is empty (0 adds none).
     public var seedCount: Int
-    /// Failures and latency to inject under `/api/v1/users`; off by default.
+    /// Failures and latency to inject under `/api/v1/users` and `/api/v1/groups`; off by default.
     public var faults: FaultInjection
     /// Whether SIGTERM and SIGINT stop the server gracefully (in-flight requests finish).
     /// Off when embedded, where the host application owns signals; the standalone server sets it.
@@ -65,7 +65,8 @@ public struct ServerConfiguration: Sendable {
     }
 }
 
-/// Deliberate failures for demos and tests, applied to calls under `/api/v1/users`.
+/// Deliberate failures for demos and tests, applied to calls under `/api/v1/users` and
+/// `/api/v1/groups`.
 public struct FaultInjection: Sendable, Equatable {
     /// The share of calls (0...1) that answer 503 with `Retry-After: 1`.
     public var failRate: Double

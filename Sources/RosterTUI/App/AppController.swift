@@ -52,7 +52,7 @@ public final class AppController {
             invalidateNextFrame = true
             renderer.invalidate()
         case .key(let key):
-            if case .help = model.topScreen, let delta = helpScrollDelta(for: key) {
+            if model.topScreenScrolls, let delta = helpScrollDelta(for: key) {
                 helpScroll = min(max(0, helpScroll + delta), helpScrollLimit)
             } else {
                 KeyBindings.handle(key, model: model)
@@ -78,7 +78,8 @@ public final class AppController {
         }
     }
 
-    /// How far the help is scrolled: view state, so it lives here rather than in a model.
+    /// How far the help (or a bulk run's summary) is scrolled: view state, so it lives here
+    /// rather than in a model.
     private var helpScroll = 0
     private var helpScrollLimit = 0
 
@@ -127,7 +128,7 @@ public final class AppController {
         frame += 1
         framesDrawn += 1
         let drawn = frame
-        if case .help = model.topScreen {} else { helpScroll = 0 }
+        if !model.topScreenScrolls { helpScroll = 0 }
         withObservationTracking {
             helpScrollLimit = renderer.render(on: canvas, helpScroll: helpScroll)
         } onChange: { [weak self] in
@@ -141,5 +142,15 @@ public final class AppController {
     private func renderIfStale(since drawn: Int) {
         guard frame == drawn, exitCode == nil else { return }
         render()
+    }
+}
+
+extension AppModel {
+    /// The screens on top that scroll with j/k: the help and a bulk run's summary.
+    var topScreenScrolls: Bool {
+        switch topScreen {
+        case .help, .bulkSummary: true
+        default: false
+        }
     }
 }

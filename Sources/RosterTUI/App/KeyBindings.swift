@@ -11,6 +11,8 @@ enum KeyBindings {
                 searchLine(key, model: model)
             } else if model.isFiltering {
                 filterLine(key, model: model)
+            } else if model.prompt != nil {
+                promptLine(key, model: model)
             } else {
                 list(key, model: model)
             }
@@ -22,6 +24,27 @@ enum KeyBindings {
             errorDialog(key, model: model)
         case .help:
             help(key, model: model)
+        case .choice(let choice):
+            switch key {
+            case .escape, .character("q"): model.close()
+            case .character(let character): choice.choose(character)
+            default: break
+            }
+        case .bulkSummary:
+            switch key {
+            case .character("r"): model.retry()
+            case .escape, .enter, .character("q"): model.close()
+            default: break
+            }
+        }
+    }
+
+    private static func promptLine(_ key: Key, model: AppModel) {
+        switch key {
+        case .enter: model.commitPrompt()
+        case .escape: model.cancelPrompt()
+        default:
+            if let edit = textEdit(for: key) { model.editPrompt(edit) }
         }
     }
 
@@ -29,12 +52,16 @@ enum KeyBindings {
         switch key {
         case .character("j"), .down: model.moveDown()
         case .character("k"), .up: model.moveUp()
-        case .pageDown, .control("f"), .character(" "): model.pageDown()
+        case .pageDown, .control("f"): model.pageDown()
         case .pageUp, .control("b"): model.pageUp()
         case .character("g"), .home: model.moveToTop()
         case .character("G"), .end: model.moveToBottom()
         case .character("/"): model.startSearch()
-        case .escape: model.clearSearch()
+        case .escape: if model.isBulkRunning { model.stopBulk() } else { model.clearSearch() }
+        case .character(" "): model.toggleMark()
+        case .character("*"): model.markAllMatching()
+        case .character("u"): model.unmarkAll()
+        case .character("b"): model.openBulkMenu()
         case .character("f"): model.startFilter()
         case .character("F"): model.clearFilters()
         case .character("t"): model.cycleStatusFilter()
@@ -135,16 +162,30 @@ enum KeyBindings {
         switch model.topScreen {
         case .list where model.isSearching:
             return [Hint("Enter", "Keep"), Hint("Esc", "Cancel"), Hint("↑↓", "Move"), Hint("Ctrl-U", "Clear")]
-        case .list where model.isFiltering:
+        case .list where model.isFiltering, .list where model.prompt != nil:
             return [Hint("Enter", "Apply"), Hint("Esc", "Cancel"), Hint("Ctrl-U", "Clear")]
         case .list:
-            var hints = [Hint("j/k", "Move"), Hint("/", "Search"), Hint("f", "Filter"), Hint("n", "New"), Hint("e", "Edit"), Hint("d", "Delete")]
+            let marks = model.list.marks
+            var hints: [Hint]
+            if marks.isEmpty {
+                hints = [Hint("j/k", "Move"), Hint("/", "Search"), Hint("f", "Filter"), Hint("n", "New"), Hint("e", "Edit"), Hint("d", "Delete")]
+            } else {
+                // With marks, b, S, d and y act on them: those come first.
+                hints = [Hint("j/k", "Move"), Hint("Space", "Mark"), Hint("b", "Bulk: \(marks.countLabel)"), Hint("u", "Unmark"),
+                         Hint("S", "Suspend marked"), Hint("d", "Delete marked"), Hint("/", "Search")]
+            }
+            if model.isBulkRunning {
+                hints.insert(Hint("Esc", "Stop the run"), at: 0)
+            } else if !model.list.searchText.isEmpty {
+                hints.append(Hint("Esc", "Clear search"))
+            }
             if model.canRetry { hints.insert(Hint("r", "Retry"), at: 0) }
-            if !model.list.searchText.isEmpty { hints.append(Hint("Esc", "Clear search")) }
             if !model.list.filter.isEmpty { hints.append(Hint("F", "Clear filters")) }
-            // Help and Quit before the newer keys: a narrow bar drops hints from the end.
-            hints += [Hint("S", "Suspend"), Hint("s", "Sort"), Hint("R", "Refresh"), Hint("?", "Help"), Hint("q", "Quit"),
-                      Hint("y", "Copy email"), Hint("t/o", "Status/role")]
+            // Help and Quit before the newer keys, and kept however narrow the bar.
+            if marks.isEmpty { hints.append(Hint("S", "Suspend")) }
+            hints += [Hint("s", "Sort"), Hint("R", "Refresh"), Hint("?", "Help", keep: true), Hint("q", "Quit", keep: true)]
+            if marks.isEmpty { hints += [Hint("Space", "Mark"), Hint("b", "Bulk")] }
+            hints += [Hint("y", marks.isEmpty ? "Copy email" : "Copy emails"), Hint("t/o", "Status/role")]
             return hints
         case .form(let form):
             let choose = form.focus.isText ? Hint("Ctrl-U", "Clear") : Hint("←/→", "Choose")
@@ -155,6 +196,11 @@ enum KeyBindings {
             return model.canRetry ? [Hint("r", "Retry"), Hint("Esc", "Close"), Hint("q", "Quit")] : [Hint("Esc", "Close"), Hint("q", "Quit")]
         case .help:
             return [Hint("Esc", "Close")]
+        case .choice:
+            return [Hint("Esc", "Cancel")]
+        case .bulkSummary:
+            return model.canRetry ? [Hint("r", "Retry failures"), Hint("j/k", "Scroll"), Hint("Esc", "Close")]
+                : [Hint("j/k", "Scroll"), Hint("Esc", "Close")]
         }
     }
 }

@@ -5,7 +5,7 @@ public enum KeyHelp {
         HelpSection(title: "User list", entries: [
             Hint("j  ↓", "Next user"),
             Hint("k  ↑", "Previous user"),
-            Hint("PgDn  Ctrl-F  Space", "Next page"),
+            Hint("PgDn  Ctrl-F", "Next page"),
             Hint("PgUp  Ctrl-B", "Previous page"),
             Hint("g  Home", "First user"),
             Hint("G  End", "Last user"),
@@ -15,7 +15,7 @@ public enum KeyHelp {
             Hint("t", "Status filter: next status, then all"),
             Hint("o", "Role filter: next role, then all"),
             Hint("F", "Clear the filters"),
-            Hint("y", "Copy the email (OSC 52 clipboard)"),
+            Hint("y", "Copy the email(s) (OSC 52 clipboard)"),
             Hint("s", "Change the sort order"),
             Hint("S", "Suspend or reactivate"),
             Hint("n", "New user"),
@@ -27,6 +27,15 @@ public enum KeyHelp {
             Hint("Mouse", "Click selects, wheel scrolls"),
             Hint("?", "This help"),
             Hint("q  Ctrl-C", "Quit; asks if a form has changes"),
+        ]),
+        HelpSection(title: "Marks and bulk actions", entries: [
+            Hint("Space", "Mark or unmark the user, move down"),
+            Hint("*", "Mark all matching (every page)"),
+            Hint("u", "Unmark all"),
+            Hint("b", "Actions on the marked (or selected)"),
+            Hint("S  d  y", "With marks: suspend, delete, copy them"),
+            Hint("Esc", "During a run: stop after those in flight"),
+            Hint("r (summary)", "Retry just the failures"),
         ]),
         HelpSection(title: "Filter line", entries: [
             Hint("Enter", "Apply, e.g. status:suspended role:admin"),

@@ -31,6 +31,7 @@ struct Presenter {
         let dialect = model.traits.dialect == .scim ? "\(Dialect.scim.label) · " : ""
         var header = HeaderContent(server: dialect + serverLabel, userCount: list.state.value.map(\.total), connection: connection, spinner: spinner)
         header.userCountIsLowerBound = list.state.value?.totalIsLowerBound == true
+        if !list.marks.isEmpty { header.marked = "\(list.marks.countLabel) marked" }
         return header
     }
 
@@ -59,6 +60,9 @@ struct Presenter {
         content.totalIsLowerBound = list.state.value?.totalIsLowerBound == true
         content.showsRoles = model.traits.hasRoles
         content.filter = list.filter.summary
+        if !list.marks.isEmpty {
+            content.marked = Set(visible.prefix(rows.count).filter { list.isMarked(row: $0) })
+        }
         return content
     }
 
@@ -100,8 +104,14 @@ struct Presenter {
         if model.isFiltering {
             return .filter(text: model.filterField.text, cursor: model.filterField.cursor, problem: model.filterProblem)
         }
+        if let prompt = model.prompt {
+            return .prompt(label: prompt.label, text: prompt.field.text, cursor: prompt.field.cursor, problem: prompt.problem)
+        }
         if let message = model.statusMessage {
             return .message(message.text, isError: message.kind == .warning)
+        }
+        if let run = model.bulkRun, run.isActive {
+            return .progress(progress(of: run))
         }
         return .none
     }

@@ -82,6 +82,9 @@ final class ScreenRenderer {
             case .error(let dialog): DialogView.draw(presenter.dialog(dialog), layout: layout, on: canvas)
             case .confirm(let confirm): DialogView.draw(presenter.dialog(confirm), layout: layout, on: canvas)
             case .form(let form): FormView.draw(presenter.form(form), layout: layout, on: canvas)
+            case .choice(let choice): ChoiceView.draw(presenter.choice(choice), layout: layout, on: canvas)
+            case .bulkSummary(let run):
+                helpScrollLimit = BulkSummaryView.draw(presenter.summary(of: run), scroll: helpScroll, layout: layout, on: canvas)
             }
         }
         return helpScrollLimit
@@ -92,8 +95,8 @@ private extension StatusContent {
     /// The search and filter lines show the text cursor, which every frame places anew.
     var showsCursor: Bool {
         switch self {
-        case .search, .filter: true
-        case .none, .message: false
+        case .search, .filter, .prompt: true
+        case .none, .message, .progress: false
         }
     }
 }

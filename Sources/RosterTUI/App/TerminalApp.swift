@@ -35,6 +35,8 @@ public enum TerminalApp {
         logger.info("terminal \(terminal.size.columns)x\(terminal.size.rows), colour \(terminal.usesColor)")
         let clipboard = TerminalClipboard(terminal: terminal)
         let model = AppModel(repository: repository, perPage: options.pageSize, scrollStyle: options.scrollStyle, clipboard: clipboard)
+        // An administrator's record of what a bulk run did, and how fast (make bench reads it).
+        model.onBulkRunFinished = { run in logger.notice("\(run.logLine)") }
         let controller = AppController(model: model, canvas: terminal.canvas, serverLabel: options.serverLabel) { [weak terminal] in
             terminal?.present()
         }

@@ -26,4 +26,8 @@ public enum Style: Sendable, Hashable, CaseIterable {
     case statusActive
     case statusSuspended
     case statusInvited
+    /// A row marked for a bulk action: its mark and name.
+    case marked
+    /// The done part of a progress bar.
+    case progressDone
 }

@@ -63,6 +63,8 @@ public struct Theme: Sendable {
         .statusActive: Look(.green),
         .statusSuspended: Look(.red),
         .statusInvited: Look(.yellow),
+        .marked: Look(.yellow, bold: true),
+        .progressDone: Look(.cyan),
     ])
 
     public static let monochrome = Theme(usesColor: false, looks: [
@@ -91,6 +93,8 @@ public struct Theme: Sendable {
         .statusActive: Look(),
         .statusSuspended: Look(bold: true),
         .statusInvited: Look(),
+        .marked: Look(bold: true),
+        .progressDone: Look(),
     ])
 
     /// ncurses attributes for every style; colour pairs are allocated here, so this runs once

@@ -8,6 +8,9 @@ public enum HeaderView {
             let more = content.userCountIsLowerBound ? "+" : ""
             left += "  ·  \(Format.count(count))\(more) \(count == 1 && more.isEmpty ? "user" : "users")"
         }
+        if let marked = content.marked {
+            left += "  ·  \(marked)"
+        }
         let right: String
         switch content.connection {
         case .connecting: right = "\(content.spinner ?? "…") connecting "

@@ -16,6 +16,8 @@ public struct HeaderContent: Equatable, Sendable {
     public var connection: Connection
     /// A braille frame while anything loads, nil when idle.
     public var spinner: String?
+    /// "3 marked", "1,000 marked": the users a bulk action would act on; nil for none.
+    public var marked: String?
 
     public init(server: String, userCount: Int?, connection: Connection, spinner: String?) {
         self.server = server
@@ -55,6 +57,8 @@ public struct ListContent: Equatable, Sendable {
     public var spinner: String?
     /// Whether the list has the keyboard (it does unless a dialog is open).
     public var focused: Bool
+    /// The indices (in the whole list) of the rows on screen that are marked.
+    public var marked: Set<Int> = []
 
     public init(rows: [ListRowContent], firstIndex: Int, selectedIndex: Int?, total: Int?, sort: UserSort,
                 search: String = "", emptyMessage: String? = nil, spinner: String? = nil, focused: Bool = true) {
@@ -160,14 +164,80 @@ public enum StatusContent: Equatable, Sendable {
     case search(text: String, cursor: Int)
     /// The filter line being typed, with why it could not be applied.
     case filter(text: String, cursor: Int, problem: String?)
+    /// A question on the line (the group of a bulk action), with why the answer did not do.
+    case prompt(label: String, text: String, cursor: Int, problem: String?)
+    /// A bulk run going on.
+    case progress(ProgressContent)
+}
+
+/// The progress line of a bulk run: "Suspending ██████░░░░ 412 / 1,000 · 85/s · 7 s left".
+public struct ProgressContent: Equatable, Sendable {
+    /// "Suspending", "Finding the users", "Stopping".
+    public var title: String
+    /// 0...1; nil draws no bar.
+    public var fraction: Double?
+    /// "412 / 1,000".
+    public var count: String
+    /// "85/s · 7 s left", "waiting 5 s: the server asked to slow down".
+    public var detail: String
+    /// The key that stops it ("Esc stop"); nil once stopping.
+    public var stopHint: String?
+
+    public init(title: String, fraction: Double?, count: String, detail: String, stopHint: String?) {
+        self.title = title
+        self.fraction = fraction
+        self.count = count
+        self.detail = detail
+        self.stopHint = stopHint
+    }
+}
+
+/// A menu of one-key choices.
+public struct ChoiceContent: Equatable, Sendable {
+    public var title: String
+    public var message: String
+    public var options: [Hint]
+
+    public init(title: String, message: String, options: [Hint]) {
+        self.title = title
+        self.message = message
+        self.options = options
+    }
+}
+
+/// What a bulk run did: counts, time and rate, then each failure with its reason.
+public struct SummaryContent: Equatable, Sendable {
+    public var title: String
+    /// The counts, the time and rate, what was not started.
+    public var lines: [String]
+    /// "Ana Silva <ana@example.com>" and why.
+    public var failures: [(who: String, reason: String)]
+    public var actions: [Hint]
+    public var isError: Bool
+
+    public init(title: String, lines: [String], failures: [(who: String, reason: String)], actions: [Hint], isError: Bool) {
+        self.title = title
+        self.lines = lines
+        self.failures = failures
+        self.actions = actions
+        self.isError = isError
+    }
+
+    public static func == (lhs: SummaryContent, rhs: SummaryContent) -> Bool {
+        lhs.title == rhs.title && lhs.lines == rhs.lines && lhs.actions == rhs.actions && lhs.isError == rhs.isError
+            && lhs.failures.map(\.who) == rhs.failures.map(\.who) && lhs.failures.map(\.reason) == rhs.failures.map(\.reason)
+    }
 }
 
 public struct Hint: Equatable, Sendable {
     public var key: String
     public var label: String
-    public init(_ key: String, _ label: String) {
+    /// Kept when the bar is too narrow for every hint (help and quit).
+    public var keep: Bool
+    public init(_ key: String, _ label: String, keep: Bool = false) {
         self.key = key
         self.label = label
+        self.keep = keep
     }
 }
 

@@ -13,6 +13,34 @@ public enum StatusLine {
             drawLine(prompt: " Search: ", text: text, cursor: cursor, problem: nil, in: rect, on: canvas)
         case .filter(let text, let cursor, let problem):
             drawLine(prompt: " Filter: ", text: text, cursor: cursor, problem: problem, in: rect, on: canvas)
+        case .prompt(let label, let text, let cursor, let problem):
+            drawLine(prompt: label, text: text, cursor: cursor, problem: problem, in: rect, on: canvas)
+        case .progress(let progress):
+            drawProgress(progress, in: rect, on: canvas)
+        }
+    }
+
+    /// " Suspending ██████░░░░ 412 / 1,000 · 85/s · 7 s left        Esc stop". The bar takes
+    /// what the words leave (at most 30 columns); on a narrow line it goes first, then the
+    /// detail is cut.
+    private static func drawProgress(_ progress: ProgressContent, in rect: Rect, on canvas: any Canvas) {
+        let stop = progress.stopHint.map { " \($0) " } ?? ""
+        let stopWidth = TextWidth.columns(of: stop)
+        let right = rect.right - stopWidth
+        var column = rect.column + canvas.draw(" \(progress.title) ", at: Point(row: rect.row, column: rect.column), style: .accent,
+                                               maxColumns: max(0, right - rect.column))
+        let words = " \(progress.count)" + (progress.detail.isEmpty ? "" : " · \(progress.detail)")
+        let barWidth = min(30, right - column - TextWidth.columns(of: words) - 1)
+        if let fraction = progress.fraction, barWidth >= 8 {
+            let filled = min(barWidth, Int((fraction * Double(barWidth)).rounded(.down)))
+            column += canvas.draw(String(repeating: "█", count: filled), at: Point(row: rect.row, column: column), style: .progressDone)
+            column += canvas.draw(String(repeating: "░", count: barWidth - filled), at: Point(row: rect.row, column: column), style: .dim)
+        }
+        if column < right {
+            canvas.draw(words, at: Point(row: rect.row, column: column), style: .normal, maxColumns: right - column)
+        }
+        if stopWidth > 0, rect.width > stopWidth + 20 {
+            canvas.draw(stop, at: Point(row: rect.row, column: right), style: .hintKey)
         }
     }
 

@@ -69,7 +69,8 @@ public enum UserListView {
             if let previous, line == visibleLine(offset, of: previous) { continue }
             let point = Point(row: rowsArea.row + offset, column: rowsArea.column)
             if let line {
-                drawRow(line.row, selected: line.selected, focused: content.focused, columns: columns, at: point, width: rowsArea.width, on: canvas)
+                drawRow(line.row, selected: line.selected, marked: line.marked, focused: content.focused, columns: columns,
+                        at: point, width: rowsArea.width, on: canvas)
             } else if previous != nil {
                 canvas.fill(point, width: rowsArea.width, style: .normal)
             }
@@ -80,11 +81,13 @@ public enum UserListView {
     private struct VisibleLine: Equatable {
         var row: ListRowContent
         var selected: Bool
+        var marked: Bool
     }
 
     private static func visibleLine(_ offset: Int, of content: ListContent) -> VisibleLine? {
         guard offset < content.rows.count else { return nil }
-        return VisibleLine(row: content.rows[offset], selected: content.firstIndex + offset == content.selectedIndex)
+        let index = content.firstIndex + offset
+        return VisibleLine(row: content.rows[offset], selected: index == content.selectedIndex, marked: content.marked.contains(index))
     }
 
     private static func title(_ content: ListContent) -> String {
@@ -117,19 +120,23 @@ public enum UserListView {
         canvas.drawPadded(line, at: point, width: width, style: .columnTitle)
     }
 
-    private static func drawRow(_ row: ListRowContent, selected: Bool, focused: Bool, columns: Columns, at point: Point, width: Int, on canvas: any Canvas) {
+    private static func drawRow(
+        _ row: ListRowContent, selected: Bool, marked: Bool, focused: Bool, columns: Columns, at point: Point, width: Int, on canvas: any Canvas
+    ) {
         switch row {
         case .user(let user):
             // The selection marks the marker and the name, not the whole row: moving it then
             // rewrites two short cells instead of two full lines, which is what a keypress
             // costs on a slow link (nnn does the same).
-            let mark: Style = selected ? (focused ? .selected : .selectedInactive) : .normal
+            // A marked row shows "*" in the marker's column (and its name in the mark's style):
+            // one column, so it fits any width, and a character, so it shows without colour.
+            let mark: Style = selected ? (focused ? .selected : .selectedInactive) : marked ? .marked : .normal
             var column = point.column
             func cell(_ text: String, _ width: Int, _ style: Style) {
                 canvas.drawPadded(text, at: Point(row: point.row, column: column), width: width, style: style)
                 column += width
             }
-            cell(selected ? "▌" : " ", 1, mark)
+            cell(marked ? "*" : selected ? "▌" : " ", 1, mark)
             cell(user.name, columns.name, mark)
             cell(" ", 1, .normal)
             cell(user.email, columns.email, .normal)

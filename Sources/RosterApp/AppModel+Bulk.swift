@@ -1,0 +1,353 @@
+import RosterKit
+
+/// Marks and bulk actions: `Space` marks, `*` marks all matching, `u` unmarks, `b` the menu
+/// of actions on the marked users (or the selected one), `S` and `d` with marks ask to suspend
+/// or delete them all. A run goes on while the list stays usable; Esc stops it.
+extension AppModel {
+    /// The most emails `y` copies from "all matching": terminals cap what OSC 52 may carry
+    /// (tens of kilobytes to a few hundred), and a paste of more is not what a person wants.
+    public nonisolated static let copyLimit = 2000
+
+    public var isBulkRunning: Bool { bulkRun?.isActive == true }
+
+    // MARK: Marks
+
+    /// `Space`: marks the selected user (or unmarks them) and moves down, as mutt and k9s do.
+    public func toggleMark() {
+        guard listIdle else { return }
+        let replacing = list.marksAreForAnotherQuery ? list.marks.allMatching : nil
+        guard list.toggleMarkOnSelection() else {
+            showStatus("No user selected", kind: .warning)
+            return
+        }
+        if let replacing {
+            showStatus("Marks on all users matching \(Self.describe(replacing)) replaced by this one", kind: .warning)
+        }
+        list.moveDown()
+    }
+
+    /// `*`: every user of the search and filters in force, not only the loaded pages.
+    public func markAllMatching() {
+        guard listIdle else { return }
+        guard list.markAllMatching(), let query = list.marks.allMatching else {
+            showStatus("No users to mark", kind: .warning)
+            return
+        }
+        showStatus("Marked all \(list.marks.countLabel) users matching \(Self.describe(query))")
+    }
+
+    /// `u`: no user marked.
+    public func unmarkAll() {
+        guard listIdle, !list.marks.isEmpty else { return }
+        let count = list.marks.countLabel
+        list.unmarkAll()
+        showStatus("Unmarked \(count)")
+    }
+
+    /// "“ana” · status suspended", or "the whole directory".
+    static func describe(_ query: Marks.Query) -> String {
+        let parts = (query.search.isEmpty ? [] : ["“\(query.search)”"]) + (query.filter.isEmpty ? [] : [query.filter.summary])
+        return parts.isEmpty ? "(everyone)" : parts.joined(separator: " · ")
+    }
+
+    // MARK: The menu
+
+    /// `b`: the actions for the marked users, or the selected one when none is marked. During
+    /// a run it says so; after one that left failures, it shows that summary again.
+    public func openBulkMenu() {
+        guard listIdle else { return }
+        if isBulkRunning {
+            showStatus("A bulk run is going: Esc stops it", kind: .warning)
+            return
+        }
+        if bulkSummaryPending, let run = bulkRun {
+            bulkSummaryPending = false
+            push(.bulkSummary(run))
+            return
+        }
+        guard let subject = bulkSubject() else {
+            showStatus("No user selected", kind: .warning)
+            return
+        }
+        var options = [ChoiceModel.Option(key: "s", label: "Suspend"), ChoiceModel.Option(key: "a", label: "Reactivate")]
+        if traits.hasRoles { options.append(ChoiceModel.Option(key: "o", label: "Change the role…")) }
+        if traits.hasGroups, repository is any GroupMembershipEditing {
+            options.append(ChoiceModel.Option(key: "g", label: "Add to a group…"))
+            options.append(ChoiceModel.Option(key: "x", label: "Remove from a group…"))
+        }
+        options.append(ChoiceModel.Option(key: "d", label: "Delete…"))
+        let menu = ChoiceModel(title: "Bulk actions", message: subject.label, options: options)
+        menu.onFinish = { [weak self, weak menu] key in
+            guard let self, let menu else { return }
+            remove(.choice(menu))
+            switch key {
+            case "s": askBulk(.suspend)
+            case "a": askBulk(.reactivate)
+            case "o": chooseRole()
+            case "g": askForGroup(adding: true)
+            case "x": askForGroup(adding: false)
+            case "d": askBulk(.delete)
+            default: break
+            }
+        }
+        push(.choice(menu))
+    }
+
+    private func chooseRole() {
+        guard let subject = bulkSubject() else { return }
+        let options = Role.known.map { ChoiceModel.Option(key: $0.rawValue.first ?? "?", label: $0.rawValue.capitalized) }
+        let menu = ChoiceModel(title: "Change the role", message: subject.label, options: options)
+        menu.onFinish = { [weak self, weak menu] key in
+            guard let self, let menu else { return }
+            remove(.choice(menu))
+            if let key, let role = Role.known.first(where: { $0.rawValue.first == key }) { askBulk(.setRole(role)) }
+        }
+        push(.choice(menu))
+    }
+
+    /// The group line: a name, looked up as the filter line does (exactly that name, else the
+    /// only match).
+    private func askForGroup(adding: Bool) {
+        guard let subject = bulkSubject() else { return }
+        let label = adding ? " Add \(subject.shortLabel) to the group: " : " Remove \(subject.shortLabel) from the group: "
+        prompt = LinePrompt(label: label) { [weak self] name in
+            self?.lookUpGroup(named: name, adding: adding)
+        }
+    }
+
+    private func lookUpGroup(named name: String, adding: Bool) {
+        let repository = self.repository
+        groupLookup?.cancel()
+        groupLookup = activity.startLoad { [weak self] in
+            do {
+                let found = try await repository.groups(named: name, limit: Self.groupLookupLimit)
+                guard let self else { return }
+                groupLookup = nil
+                switch GroupMatch.pick(name, from: found) {
+                case .found(let group):
+                    prompt = nil
+                    askBulk(adding ? .addToGroup(group) : .removeFromGroup(group))
+                case .problem(let message):
+                    prompt?.problem = message
+                }
+            } catch {
+                guard let self, let failure = APIError.shown(for: error) else { return }
+                groupLookup = nil
+                prompt?.problem = failure.errorDescription ?? "Could not look the group up."
+            }
+        }
+    }
+
+    // MARK: The status-line prompt
+
+    public func editPrompt(_ edit: TextEdit) {
+        prompt?.edit(edit)
+    }
+
+    /// Enter: hands the text over; an empty line says what is missing.
+    public func commitPrompt() {
+        guard let prompt else { return }
+        let text = String(prompt.field.text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        guard !text.isEmpty else {
+            prompt.problem = "Type a group's name."
+            return
+        }
+        prompt.onCommit(text)
+    }
+
+    public func cancelPrompt() {
+        groupLookup?.cancel()
+        groupLookup = nil
+        prompt = nil
+    }
+
+    // MARK: Asking and running
+
+    /// Who an action would apply to: the marks, else the selected user.
+    struct BulkSubject {
+        var scope: BulkScope
+        var count: Int
+        var countLabel: String
+        /// "3 marked users", "all 1,000 users matching “ana”", "Ana Silva <ana@example.com>".
+        var label: String
+        /// "3 users", "Ana Silva".
+        var shortLabel: String
+        var fromMarks: Bool
+    }
+
+    func bulkSubject() -> BulkSubject? {
+        let marks = list.marks
+        if let query = marks.allMatching {
+            let count = marks.countLabel
+            return BulkSubject(scope: marks.scope, count: marks.count, countLabel: count,
+                               label: "All \(count) users matching \(Self.describe(query))",
+                               shortLabel: "\(count) users", fromMarks: true)
+        }
+        if !marks.isEmpty {
+            let count = marks.countLabel
+            let plural = marks.count == 1 ? "user" : "users"
+            return BulkSubject(scope: marks.scope, count: marks.count, countLabel: count,
+                               label: "\(count) marked \(plural)", shortLabel: "\(count) \(plural)", fromMarks: true)
+        }
+        guard let selected = list.selectedUser else { return nil }
+        let user = detail.user?.id == selected.id ? detail.user ?? selected : selected
+        return BulkSubject(scope: .users([BulkTarget(user: user, isFresh: false)]), count: 1, countLabel: "1",
+                           label: "\(user.name) <\(user.email)>", shortLabel: user.name, fromMarks: false)
+    }
+
+    /// The confirmation ("Suspend 1,000 users?"); yes starts the run.
+    func askBulk(_ action: BulkAction) {
+        guard let subject = bulkSubject() else {
+            showStatus("No user selected", kind: .warning)
+            return
+        }
+        if isBulkRunning {
+            showStatus("A bulk run is going: Esc stops it", kind: .warning)
+            return
+        }
+        var question = action.question(about: subject.fromMarks ? subject.shortLabel : subject.label)
+        if let query = list.marks.allMatching, subject.fromMarks {
+            question += " Every user matching \(Self.describe(query)), loaded or not."
+        }
+        let confirm = ConfirmModel(
+            title: action.title, message: question, confirmLabel: action.buttonLabel, isDestructive: action.isDestructive, activity: activity)
+        confirm.onFinish = { [weak self, weak confirm] outcome in
+            guard let self, let confirm else { return }
+            remove(.confirm(confirm))
+            if outcome == .confirmed { startBulk(action, subject: subject) }
+        }
+        push(.confirm(confirm))
+    }
+
+    private func startBulk(_ action: BulkAction, subject: BulkSubject) {
+        if subject.fromMarks { list.unmarkAll() }
+        start(BulkRun(action: action, scope: subject.scope, total: subject.count, repository: repository, activity: activity))
+    }
+
+    private func start(_ run: BulkRun) {
+        bulkSummaryPending = false
+        clearStatus() // the progress line takes the status line
+        run.onFinish = { [weak self] run in self?.bulkRunFinished(run) }
+        bulkRun = run
+        run.start()
+    }
+
+    /// Esc on the list during a run: the requests in flight finish, no new ones start.
+    public func stopBulk() {
+        guard let run = bulkRun, run.isActive else { return }
+        run.stop() // the progress line says "Stopping" until they are answered
+    }
+
+    /// `r` in the summary: the same action on the users that failed, and only those.
+    func retryBulkFailures(of run: BulkRun) {
+        let targets = run.failedTargets
+        remove(.bulkSummary(run))
+        guard !targets.isEmpty else {
+            if run.findError != nil {
+                start(BulkRun(action: run.action, scope: run.scope, total: run.progress.total, repository: repository, activity: activity))
+            }
+            return
+        }
+        start(BulkRun(action: run.action, scope: .users(targets), total: targets.count, repository: repository, activity: activity))
+    }
+
+    private func bulkRunFinished(_ run: BulkRun) {
+        guard bulkRun === run else { return }
+        onBulkRunFinished?(run)
+        list.refresh()
+        if quitsAfterBulk {
+            quit()
+            return
+        }
+        let progress = run.progress
+        if run.failures.isEmpty, !run.wasStopped, run.findError == nil {
+            let users = progress.succeeded == 1 ? "1 user" : "\(CountFormat.grouped(progress.succeeded)) users"
+            var text = run.action.completed(users) + " in \(BulkFormat.duration(progress.elapsed))"
+            if let rate = progress.rate, progress.elapsed >= .seconds(1) { text += " (\(BulkFormat.rate(rate)))" }
+            if progress.unchanged > 0 { text += "; \(CountFormat.grouped(progress.unchanged)) \(run.action.alreadyLabel)" }
+            showStatus(text)
+            return
+        }
+        if listIdle {
+            push(.bulkSummary(run))
+        } else {
+            bulkSummaryPending = true
+            showStatus("The bulk run ended with failures: b shows them", kind: .warning)
+        }
+    }
+
+    // MARK: Quit and copy
+
+    /// Quitting during a run asks first; yes stops it and quits once its requests in flight
+    /// are answered. Returns whether it asked.
+    func askToQuitDuringBulk() -> Bool {
+        guard let run = bulkRun, run.isActive else { return false }
+        let progress = run.progress
+        let confirm = ConfirmModel(
+            title: "Quit during a bulk run?",
+            message: "\(run.action.progressive): \(CountFormat.grouped(progress.done)) of \(run.usersLabel) done. Quitting stops it: "
+                + "the requests in flight finish, the rest are not sent. (Ctrl-C again quits at once.)",
+            confirmLabel: "Stop and quit", cancelLabel: "Keep going", isDestructive: true, activity: activity)
+        confirm.onFinish = { [weak self, weak confirm] outcome in
+            guard let self, let confirm else { return }
+            remove(.confirm(confirm))
+            guard outcome == .confirmed else { return }
+            if let run = bulkRun, run.isActive {
+                quitsAfterBulk = true
+                run.stop()
+            } else {
+                quit()
+            }
+        }
+        quitQuestion = confirm
+        push(.confirm(confirm))
+        return true
+    }
+
+    /// `y` with marks: the marked users' emails, one per line. "All matching" is read page by
+    /// page first, at most `copyLimit`, and the message says when that cut it short.
+    func copyMarkedEmails() {
+        guard let clipboard else {
+            showStatus("No clipboard here", kind: .warning)
+            return
+        }
+        let marks = list.marks
+        guard let query = marks.allMatching, case .allMatching(_, let except) = marks.scope else {
+            let emails = marks.users.map(\.email)
+            clipboard.copy(emails.joined(separator: "\n"))
+            showStatus(emails.count == 1 ? "Copied \(emails[0])" : "Copied \(CountFormat.grouped(emails.count)) emails")
+            return
+        }
+        let repository = self.repository
+        _ = activity.startLoad { [weak self] in
+            do {
+                let emails = try await Self.emails(of: query, except: except, limit: Self.copyLimit, from: repository)
+                guard let self else { return }
+                clipboard.copy(emails.joined(separator: "\n"))
+                if emails.count >= Self.copyLimit, marks.count > emails.count || marks.isLowerBound {
+                    showStatus("Copied the first \(CountFormat.grouped(emails.count)) of \(marks.countLabel) emails (the most one copy takes)", kind: .warning)
+                } else {
+                    showStatus("Copied \(CountFormat.grouped(emails.count)) emails")
+                }
+            } catch {
+                guard let self, let failure = APIError.shown(for: error) else { return }
+                presentError(title: "Could not read the marked users' emails", error: failure) { [weak self] in self?.copyMarkedEmails() }
+            }
+        }
+    }
+
+    nonisolated static func emails(of query: Marks.Query, except: Set<String>, limit: Int, from repository: any UserRepository) async throws -> [String] {
+        var emails: [String] = []
+        var page = 1
+        let perPage = BulkRun.findPageSize
+        while emails.count < limit {
+            let result = try await repository.list(query.filter.applied(to: UserQuery(
+                page: page, perPage: perPage, search: query.search.isEmpty ? nil : query.search, sort: query.sort)))
+            emails += result.items.lazy.filter { !except.contains($0.id) }.map(\.email)
+            if result.items.count < perPage || (!result.totalIsLowerBound && page * perPage >= result.total) { break }
+            page += 1
+        }
+        return Array(emails.prefix(limit))
+    }
+}
+

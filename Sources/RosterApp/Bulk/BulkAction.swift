@@ -1,0 +1,154 @@
+import RosterKit
+
+/// What a bulk run does to each user, and how to say it.
+public enum BulkAction: Sendable, Equatable {
+    case suspend
+    case reactivate
+    case setRole(Role)
+    case addToGroup(GroupReference)
+    case removeFromGroup(GroupReference)
+    case delete
+
+    /// "Suspend", as the confirmation's button and question start.
+    public var verb: String {
+        switch self {
+        case .suspend: "Suspend"
+        case .reactivate: "Reactivate"
+        case .setRole: "Change the role of"
+        case .addToGroup: "Add"
+        case .removeFromGroup: "Remove"
+        case .delete: "Delete"
+        }
+    }
+
+    /// The confirmation's button.
+    public var buttonLabel: String {
+        switch self {
+        case .setRole(let role): "Make \(role.rawValue)"
+        case .addToGroup: "Add"
+        case .removeFromGroup: "Remove"
+        default: verb
+        }
+    }
+
+    /// "Suspending", for the progress line.
+    public var progressive: String {
+        switch self {
+        case .suspend: "Suspending"
+        case .reactivate: "Reactivating"
+        case .setRole(let role): "Making \(role.rawValue)"
+        case .addToGroup(let group): "Adding to \(group.name)"
+        case .removeFromGroup(let group): "Removing from \(group.name)"
+        case .delete: "Deleting"
+        }
+    }
+
+    /// "suspended", for the summary's counts.
+    public var pastParticiple: String {
+        switch self {
+        case .suspend: "suspended"
+        case .reactivate: "reactivated"
+        case .setRole(let role): "made \(role.rawValue)"
+        case .addToGroup(let group): "added to \(group.name)"
+        case .removeFromGroup(let group): "removed from \(group.name)"
+        case .delete: "deleted"
+        }
+    }
+
+    /// The status line after a run without failures: "Suspended 3 users", "Added 200 users to Sales".
+    public func completed(_ users: String) -> String {
+        switch self {
+        case .suspend: "Suspended \(users)"
+        case .reactivate: "Reactivated \(users)"
+        case .setRole(let role): "Made \(users) \(role.rawValue)"
+        case .addToGroup(let group): "Added \(users) to \(group.name)"
+        case .removeFromGroup(let group): "Removed \(users) from \(group.name)"
+        case .delete: "Deleted \(users)"
+        }
+    }
+
+    /// What a user already in the wanted state is called: "already suspended".
+    public var alreadyLabel: String {
+        switch self {
+        case .suspend: "already suspended"
+        case .reactivate: "already active"
+        case .setRole(let role): "already \(role.rawValue)"
+        case .addToGroup: "already members"
+        case .removeFromGroup: "not members"
+        case .delete: "already gone"
+        }
+    }
+
+    /// The dialog's title.
+    public var title: String {
+        switch self {
+        case .setRole: "Change roles"
+        case .addToGroup: "Add to a group"
+        case .removeFromGroup: "Remove from a group"
+        default: "\(verb) users"
+        }
+    }
+
+    /// The question about `users` ("1,000 users", "Ana Silva <ana@example.com>"): "Suspend
+    /// 1,000 users?", "Add 3 users to Sales?".
+    public func question(about users: String) -> String {
+        switch self {
+        case .setRole(let role): "Make \(users) \(role.rawValue)?"
+        case .addToGroup(let group): "Add \(users) to \(group.name)?"
+        case .removeFromGroup(let group): "Remove \(users) from \(group.name)?"
+        case .delete: "Delete \(users)? This cannot be undone."
+        default: "\(verb) \(users)?"
+        }
+    }
+
+    public var isDestructive: Bool {
+        switch self {
+        case .delete, .suspend: true
+        default: false
+        }
+    }
+
+    /// Whether the action changes the user record itself (a read first, then a PUT or PATCH
+    /// of the whole user as read), rather than a membership or the user's existence.
+    var updatesUser: Bool {
+        switch self {
+        case .suspend, .reactivate, .setRole: true
+        case .addToGroup, .removeFromGroup, .delete: false
+        }
+    }
+
+    /// `user` as the action leaves it, or nil when it is so already.
+    func applied(to user: User) -> UserDraft? {
+        var draft = user.draft
+        switch self {
+        case .suspend:
+            guard user.status != .suspended else { return nil }
+            draft.status = .suspended
+        case .reactivate:
+            guard user.status != .active else { return nil }
+            draft.status = .active
+        case .setRole(let role):
+            guard user.role != role else { return nil }
+            draft.role = role
+        case .addToGroup, .removeFromGroup, .delete:
+            return nil
+        }
+        return draft
+    }
+}
+
+/// One user a run acts on. `user` is the copy known when the run was asked for; `isFresh` when
+/// it was read for this run (an "all matching" run reads every user first), so an update
+/// needs no read of its own.
+struct BulkTarget: Sendable, Equatable {
+    var user: User
+    var isFresh: Bool
+
+    var id: String { user.id }
+}
+
+/// Who a run acts on: users known by the app, or every user of a query but some.
+enum BulkScope: Sendable, Equatable {
+    case users([BulkTarget])
+    case allMatching(Marks.Query, except: Set<String>)
+}
