@@ -1,4 +1,5 @@
 import Observation
+import RosterCSV
 import RosterKit
 
 /// The whole app as the front end sees it: the list and detail pane, the stack of what is on
@@ -28,6 +29,14 @@ public final class AppModel {
     public internal(set) var filterField = TextFieldState()
     /// Why the filter line could not be applied, shown beside it until the next edit.
     public internal(set) var filterProblem: String?
+    /// The file prompt of an export (`x`) or import (`i`) while it is open.
+    public internal(set) var pathPrompt: PathPrompt?
+    /// The columns an export writes (the `exportColumns` setting).
+    @ObservationIgnored public var exportColumns: [CSVColumn] = CSVColumn.defaultSelection
+    /// Users per page an export asks for.
+    @ObservationIgnored public var exportPageSize = ExportModel.defaultPageSize
+    /// What the import prompt offers next time: the file imported last.
+    @ObservationIgnored var lastImportPath = ""
     /// Set by `quit()`: the front end leaves its loop.
     public private(set) var isQuitRequested = false
     /// Set when the app stops with a changed form it could not ask about (SIGTERM, SIGHUP, a
@@ -96,7 +105,7 @@ public final class AppModel {
         case .error(let dialog): dialog.canRetry
         case .confirm(let confirm): if case .failed = confirm.phase { true } else { false }
         case .form(let form): if case .failed = form.submission { true } else { false }
-        case .help: false
+        case .help, .export, .importer: false
         case .list: list.state.error != nil || list.hasFailedPages || detail.state.error != nil
         }
     }
@@ -142,7 +151,7 @@ public final class AppModel {
 
     var listOnTop: Bool { screens.count == 1 }
     /// The list is on top and no search or filter is being typed.
-    var listIdle: Bool { listOnTop && !isSearching && !isFiltering }
+    var listIdle: Bool { listOnTop && !isSearching && !isFiltering && pathPrompt == nil }
 
     // MARK: Search line
 
@@ -309,7 +318,7 @@ public final class AppModel {
             confirm.retry()
         case .form(let form):
             form.retry()
-        case .help:
+        case .help, .export, .importer:
             break
         case .list:
             if !list.retry() { detail.retry() }
@@ -323,7 +332,15 @@ public final class AppModel {
         case .confirm(let confirm): confirm.confirm()
         case .form(let form): form.submit()
         case .help: close()
-        case .list: if isSearching { commitSearch() } else if isFiltering { commitFilter() }
+        case .export(let export): if !export.isRunning { remove(.export(export)) }
+        case .importer(let model):
+            switch model.phase {
+            case .preview: model.start()
+            case .finished: remove(.importer(model))
+            case .running, .stopping: break
+            }
+        case .list:
+            if isSearching { commitSearch() } else if isFiltering { commitFilter() } else if pathPrompt != nil { commitPathPrompt() }
         }
     }
 
@@ -338,8 +355,16 @@ public final class AppModel {
         case .form(let form):
             guard !form.isSubmitting else { return }
             if form.isDirty { askToDiscard(form) } else { remove(.form(form)) }
+        case .export(let export):
+            if export.isRunning { export.cancel() } else { remove(.export(export)) }
+        case .importer(let model):
+            switch model.phase {
+            case .preview, .finished: remove(.importer(model))
+            case .running: model.stop()
+            case .stopping: break
+            }
         case .list:
-            if isFiltering { cancelFilter() } else { cancelSearch() }
+            if isFiltering { cancelFilter() } else if pathPrompt != nil { cancelPathPrompt() } else { cancelSearch() }
         }
     }
 

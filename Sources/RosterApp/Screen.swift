@@ -6,6 +6,10 @@ public enum Screen {
     case confirm(ConfirmModel)
     case error(ErrorDialog)
     case help
+    /// A CSV export running, or how it ended.
+    case export(ExportModel)
+    /// A CSV import: its preview, its run, its result.
+    case importer(ImportModel)
 }
 
 extension Screen: Equatable {
@@ -16,6 +20,8 @@ extension Screen: Equatable {
         case (.form(let a), .form(let b)): a === b
         case (.confirm(let a), .confirm(let b)): a === b
         case (.error(let a), .error(let b)): a.id == b.id
+        case (.export(let a), .export(let b)): a === b
+        case (.importer(let a), .importer(let b)): a === b
         default: false
         }
     }

@@ -11,6 +11,8 @@ enum KeyBindings {
                 searchLine(key, model: model)
             } else if model.isFiltering {
                 filterLine(key, model: model)
+            } else if model.pathPrompt != nil {
+                pathPrompt(key, model: model)
             } else {
                 list(key, model: model)
             }
@@ -22,6 +24,10 @@ enum KeyBindings {
             errorDialog(key, model: model)
         case .help:
             help(key, model: model)
+        case .export:
+            exportDialog(key, model: model)
+        case .importer(let importer):
+            importScreen(key, importer: importer, model: model)
         }
     }
 
@@ -40,6 +46,8 @@ enum KeyBindings {
         case .character("t"): model.cycleStatusFilter()
         case .character("o"): model.cycleRoleFilter()
         case .character("y"): model.copySelectedEmail()
+        case .character("x"): model.startExport()
+        case .character("i"): model.startImport()
         case .character("s"): model.cycleSort()
         case .character("S"): model.toggleSuspended()
         case .character("n"): model.newUser()
@@ -59,6 +67,37 @@ enum KeyBindings {
         case .escape: model.cancelFilter()
         default:
             if let edit = textEdit(for: key) { model.editFilter(edit) }
+        }
+    }
+
+    private static func pathPrompt(_ key: Key, model: AppModel) {
+        switch key {
+        case .enter: model.commitPathPrompt()
+        case .escape: model.cancelPathPrompt()
+        default:
+            if let edit = textEdit(for: key) { model.editPathPrompt(edit) }
+        }
+    }
+
+    private static func exportDialog(_ key: Key, model: AppModel) {
+        switch key {
+        case .enter: model.confirm()
+        case .escape, .character("q"): model.close()
+        default: break
+        }
+    }
+
+    private static func importScreen(_ key: Key, importer: ImportModel, model: AppModel) {
+        switch key {
+        case .character("j"), .down: importer.scroll(by: 1)
+        case .character("k"), .up: importer.scroll(by: -1)
+        case .pageDown, .character(" "), .control("f"): importer.scroll(by: max(1, importer.visibleRowCount - 1))
+        case .pageUp, .control("b"): importer.scroll(by: -max(1, importer.visibleRowCount - 1))
+        case .character("g"), .home: importer.scroll(by: -Int.max / 2)
+        case .character("G"), .end: importer.scroll(by: Int.max / 2)
+        case .enter, .character("y"): model.confirm()
+        case .escape, .character("n"), .character("q"): model.close()
+        default: break
         }
     }
 
@@ -137,6 +176,9 @@ enum KeyBindings {
             return [Hint("Enter", "Keep"), Hint("Esc", "Cancel"), Hint("↑↓", "Move"), Hint("Ctrl-U", "Clear")]
         case .list where model.isFiltering:
             return [Hint("Enter", "Apply"), Hint("Esc", "Cancel"), Hint("Ctrl-U", "Clear")]
+        case .list where model.pathPrompt != nil:
+            let enter = model.pathPrompt?.purpose == .export ? "Export" : "Preview"
+            return [Hint("Enter", enter), Hint("Esc", "Cancel"), Hint("Ctrl-U", "Clear")]
         case .list:
             var hints = [Hint("j/k", "Move"), Hint("/", "Search"), Hint("f", "Filter"), Hint("n", "New"), Hint("e", "Edit"), Hint("d", "Delete")]
             if model.canRetry { hints.insert(Hint("r", "Retry"), at: 0) }
@@ -144,7 +186,7 @@ enum KeyBindings {
             if !model.list.filter.isEmpty { hints.append(Hint("F", "Clear filters")) }
             // Help and Quit before the newer keys: a narrow bar drops hints from the end.
             hints += [Hint("S", "Suspend"), Hint("s", "Sort"), Hint("R", "Refresh"), Hint("?", "Help"), Hint("q", "Quit"),
-                      Hint("y", "Copy email"), Hint("t/o", "Status/role")]
+                      Hint("y", "Copy email"), Hint("t/o", "Status/role"), Hint("x", "Export"), Hint("i", "Import")]
             return hints
         case .form(let form):
             let choose = form.focus.isText ? Hint("Ctrl-U", "Clear") : Hint("←/→", "Choose")
@@ -155,6 +197,15 @@ enum KeyBindings {
             return model.canRetry ? [Hint("r", "Retry"), Hint("Esc", "Close"), Hint("q", "Quit")] : [Hint("Esc", "Close"), Hint("q", "Quit")]
         case .help:
             return [Hint("Esc", "Close")]
+        case .export(let export):
+            return export.isRunning ? [Hint("Esc", "Stop")] : [Hint("Enter", "Close")]
+        case .importer(let importer):
+            switch importer.phase {
+            case .preview: return [Hint("Enter", "Create"), Hint("j/k", "Scroll"), Hint("Esc", "Cancel")]
+            case .running: return [Hint("Esc", "Stop"), Hint("j/k", "Scroll")]
+            case .stopping: return [Hint("j/k", "Scroll")]
+            case .finished: return [Hint("Enter", "Close"), Hint("j/k", "Scroll")]
+            }
         }
     }
 }

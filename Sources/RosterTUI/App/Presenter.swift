@@ -100,6 +100,9 @@ struct Presenter {
         if model.isFiltering {
             return .filter(text: model.filterField.text, cursor: model.filterField.cursor, problem: model.filterProblem)
         }
+        if let prompt = model.pathPrompt {
+            return .prompt(label: prompt.label, text: prompt.field.text, cursor: prompt.field.cursor, problem: prompt.problem)
+        }
         if let message = model.statusMessage {
             return .message(message.text, isError: message.kind == .warning)
         }

@@ -82,6 +82,10 @@ final class ScreenRenderer {
             case .error(let dialog): DialogView.draw(presenter.dialog(dialog), layout: layout, on: canvas)
             case .confirm(let confirm): DialogView.draw(presenter.dialog(confirm), layout: layout, on: canvas)
             case .form(let form): FormView.draw(presenter.form(form), layout: layout, on: canvas)
+            case .export(let export): DialogView.draw(presenter.dialog(export), layout: layout, on: canvas)
+            case .importer(let model):
+                model.visibleRowCount = ImportView.visibleRows(in: layout)
+                ImportView.draw(presenter.importContent(model, visible: model.visibleRowCount), layout: layout, on: canvas)
             }
         }
         return helpScrollLimit
@@ -92,7 +96,7 @@ private extension StatusContent {
     /// The search and filter lines show the text cursor, which every frame places anew.
     var showsCursor: Bool {
         switch self {
-        case .search, .filter: true
+        case .search, .filter, .prompt: true
         case .none, .message: false
         }
     }

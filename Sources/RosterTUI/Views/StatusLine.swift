@@ -13,6 +13,8 @@ public enum StatusLine {
             drawLine(prompt: " Search: ", text: text, cursor: cursor, problem: nil, in: rect, on: canvas)
         case .filter(let text, let cursor, let problem):
             drawLine(prompt: " Filter: ", text: text, cursor: cursor, problem: problem, in: rect, on: canvas)
+        case .prompt(let label, let text, let cursor, let problem):
+            drawLine(prompt: " " + label, text: text, cursor: cursor, problem: problem, in: rect, on: canvas)
         }
     }
 
