@@ -28,6 +28,9 @@ let package = Package(
         // RosterKit's one HTTP stack, for http and https (TLS, HTTP/2, proxies, pooling).
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        // Reading CSV files in (import). Pinned: its parser's quirks are what the import's
+        // line numbers are worked out against.
+        .package(url: "https://github.com/swiftcsv/SwiftCSV.git", exact: "0.10.0"),
     ],
     targets: [
         // ncursesw; shim.h wraps the macros and globals Swift cannot import. No `pkgConfig:`
@@ -67,16 +70,23 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // CSV in and out: columns, the RFC 4180 writer with formula neutralisation, reading
+        // and validating an import file, the import report. Files, no UI, no main actor.
+        .target(
+            name: "RosterCSV",
+            dependencies: ["RosterKit", .product(name: "SwiftCSV", package: "SwiftCSV")],
+            swiftSettings: strict
+        ),
         // @MainActor view models: pure Swift, no ncurses, no transport.
         .target(
             name: "RosterApp",
-            dependencies: ["RosterKit"],
+            dependencies: ["RosterKit", "RosterCSV"],
             swiftSettings: strict
         ),
         // The ncurses front end.
         .target(
             name: "RosterTUI",
-            dependencies: ["RosterApp", "RosterKit", "CNCursesW", "CTerminalGuard"],
+            dependencies: ["RosterApp", "RosterKit", "RosterCSV", "CNCursesW", "CTerminalGuard"],
             swiftSettings: strict
         ),
         // The user API server as a library (Hummingbird + SQLite through GRDB).
@@ -99,7 +109,7 @@ let package = Package(
         .executableTarget(
             name: "roster",
             dependencies: [
-                "RosterTUI", "RosterApp", "RosterKit", "RosterServer",
+                "RosterTUI", "RosterApp", "RosterKit", "RosterServer", "RosterCSV",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -139,6 +149,15 @@ let package = Package(
             dependencies: ["RosterApp", "RosterKit", "RosterKitTestSupport"],
             swiftSettings: strict
         ),
+        // CSV export and import: the format, the models, and both against the real server.
+        .testTarget(
+            name: "RosterCSVTests",
+            dependencies: [
+                "RosterCSV", "RosterApp", "RosterKit", "RosterKitTestSupport", "RosterServer",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "RosterTUITests",
             dependencies: ["RosterTUI", "RosterApp", "RosterKit", "RosterKitTestSupport"],
@@ -151,7 +170,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["RosterKit", "RosterKitTestSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["RosterKit", "RosterCSV", "RosterKitTestSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
     ]

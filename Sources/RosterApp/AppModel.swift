@@ -1,4 +1,5 @@
 import Observation
+import RosterCSV
 import RosterKit
 
 /// The whole app as the front end sees it: the list and detail pane, the stack of what is on
@@ -34,6 +35,14 @@ public final class AppModel {
     public internal(set) var bulkSummaryPending = false
     /// The question on the status line (the group of a bulk action), while it is open.
     public internal(set) var prompt: LinePrompt?
+    /// The file prompt of an export (`x`) or import (`i`) while it is open.
+    public internal(set) var pathPrompt: PathPrompt?
+    /// The columns an export writes (the `exportColumns` setting).
+    @ObservationIgnored public var exportColumns: [CSVColumn] = CSVColumn.defaultSelection
+    /// Users per page an export asks for.
+    @ObservationIgnored public var exportPageSize = ExportModel.defaultPageSize
+    /// What the import prompt offers next time: the file imported last.
+    @ObservationIgnored var lastImportPath = ""
     /// Set by `quit()`: the front end leaves its loop.
     public private(set) var isQuitRequested = false
     /// Set when the app stops with a changed form it could not ask about (SIGTERM, SIGHUP, a
@@ -106,7 +115,7 @@ public final class AppModel {
         case .error(let dialog): dialog.canRetry
         case .confirm(let confirm): if case .failed = confirm.phase { true } else { false }
         case .form(let form): if case .failed = form.submission { true } else { false }
-        case .help, .choice: false
+        case .help, .choice, .export, .importer: false
         case .bulkSummary(let run): !run.failures.isEmpty || run.findError != nil
         case .list: list.state.error != nil || list.hasFailedPages || detail.state.error != nil
         }
@@ -153,7 +162,7 @@ public final class AppModel {
 
     var listOnTop: Bool { screens.count == 1 }
     /// The list is on top and no search or filter is being typed.
-    var listIdle: Bool { listOnTop && !isSearching && !isFiltering && prompt == nil }
+    var listIdle: Bool { listOnTop && !isSearching && !isFiltering && prompt == nil && pathPrompt == nil }
 
     // MARK: Search line
 
@@ -322,7 +331,7 @@ public final class AppModel {
             confirm.retry()
         case .form(let form):
             form.retry()
-        case .help, .choice:
+        case .help, .choice, .export, .importer:
             break
         case .bulkSummary(let run):
             retryBulkFailures(of: run)
@@ -339,7 +348,15 @@ public final class AppModel {
         case .form(let form): form.submit()
         case .help, .bulkSummary: close()
         case .choice: break
-        case .list: if isSearching { commitSearch() } else if isFiltering { commitFilter() } else if prompt != nil { commitPrompt() }
+        case .export(let export): if !export.isRunning { remove(.export(export)) }
+        case .importer(let model):
+            switch model.phase {
+            case .preview: model.start()
+            case .finished: remove(.importer(model))
+            case .running, .stopping: break
+            }
+        case .list:
+            if isSearching { commitSearch() } else if isFiltering { commitFilter() } else if prompt != nil { commitPrompt() } else if pathPrompt != nil { commitPathPrompt() }
         }
     }
 
@@ -356,8 +373,16 @@ public final class AppModel {
         case .form(let form):
             guard !form.isSubmitting else { return }
             if form.isDirty { askToDiscard(form) } else { remove(.form(form)) }
+        case .export(let export):
+            if export.isRunning { export.cancel() } else { remove(.export(export)) }
+        case .importer(let model):
+            switch model.phase {
+            case .preview, .finished: remove(.importer(model))
+            case .running: model.stop()
+            case .stopping: break
+            }
         case .list:
-            if isFiltering { cancelFilter() } else if prompt != nil { cancelPrompt() } else { cancelSearch() }
+            if isFiltering { cancelFilter() } else if prompt != nil { cancelPrompt() } else if pathPrompt != nil { cancelPathPrompt() } else { cancelSearch() }
         }
     }
 

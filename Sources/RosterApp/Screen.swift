@@ -10,6 +10,10 @@ public enum Screen {
     case choice(ChoiceModel)
     /// What a bulk run did, with its failures.
     case bulkSummary(BulkRun)
+    /// A CSV export running, or how it ended.
+    case export(ExportModel)
+    /// A CSV import: its preview, its run, its result.
+    case importer(ImportModel)
 }
 
 extension Screen: Equatable {
@@ -22,6 +26,8 @@ extension Screen: Equatable {
         case (.error(let a), .error(let b)): a.id == b.id
         case (.choice(let a), .choice(let b)): a === b
         case (.bulkSummary(let a), .bulkSummary(let b)): a === b
+        case (.export(let a), .export(let b)): a === b
+        case (.importer(let a), .importer(let b)): a === b
         default: false
         }
     }

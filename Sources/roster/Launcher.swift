@@ -61,7 +61,7 @@ struct Launcher {
             deadline: settings.requestTimeout, logger: makeLogger("roster.client"))
         let options = TerminalApp.Options(
             serverLabel: serverLabel, pageSize: settings.pageSize, colorMode: settings.colors, mouse: settings.mouse,
-            scrollStyle: settings.scrolling, draftFile: settings.draftFile)
+            scrollStyle: settings.scrolling, draftFile: settings.draftFile, exportColumns: settings.exportColumns)
         let exitCode: Int32
         do {
             let repository = embedded != nil

@@ -13,6 +13,8 @@ enum KeyBindings {
                 filterLine(key, model: model)
             } else if model.prompt != nil {
                 promptLine(key, model: model)
+            } else if model.pathPrompt != nil {
+                pathPrompt(key, model: model)
             } else {
                 list(key, model: model)
             }
@@ -24,6 +26,10 @@ enum KeyBindings {
             errorDialog(key, model: model)
         case .help:
             help(key, model: model)
+        case .export:
+            exportDialog(key, model: model)
+        case .importer(let importer):
+            importScreen(key, importer: importer, model: model)
         case .choice(let choice):
             switch key {
             case .escape, .character("q"): model.close()
@@ -67,6 +73,8 @@ enum KeyBindings {
         case .character("t"): model.cycleStatusFilter()
         case .character("o"): model.cycleRoleFilter()
         case .character("y"): model.copySelectedEmail()
+        case .character("x"): model.startExport()
+        case .character("i"): model.startImport()
         case .character("s"): model.cycleSort()
         case .character("S"): model.toggleSuspended()
         case .character("n"): model.newUser()
@@ -86,6 +94,37 @@ enum KeyBindings {
         case .escape: model.cancelFilter()
         default:
             if let edit = textEdit(for: key) { model.editFilter(edit) }
+        }
+    }
+
+    private static func pathPrompt(_ key: Key, model: AppModel) {
+        switch key {
+        case .enter: model.commitPathPrompt()
+        case .escape: model.cancelPathPrompt()
+        default:
+            if let edit = textEdit(for: key) { model.editPathPrompt(edit) }
+        }
+    }
+
+    private static func exportDialog(_ key: Key, model: AppModel) {
+        switch key {
+        case .enter: model.confirm()
+        case .escape, .character("q"): model.close()
+        default: break
+        }
+    }
+
+    private static func importScreen(_ key: Key, importer: ImportModel, model: AppModel) {
+        switch key {
+        case .character("j"), .down: importer.scroll(by: 1)
+        case .character("k"), .up: importer.scroll(by: -1)
+        case .pageDown, .character(" "), .control("f"): importer.scroll(by: max(1, importer.visibleRowCount - 1))
+        case .pageUp, .control("b"): importer.scroll(by: -max(1, importer.visibleRowCount - 1))
+        case .character("g"), .home: importer.scroll(by: -Int.max / 2)
+        case .character("G"), .end: importer.scroll(by: Int.max / 2)
+        case .enter, .character("y"): model.confirm()
+        case .escape, .character("n"), .character("q"): model.close()
+        default: break
         }
     }
 
@@ -164,6 +203,9 @@ enum KeyBindings {
             return [Hint("Enter", "Keep"), Hint("Esc", "Cancel"), Hint("↑↓", "Move"), Hint("Ctrl-U", "Clear")]
         case .list where model.isFiltering, .list where model.prompt != nil:
             return [Hint("Enter", "Apply"), Hint("Esc", "Cancel"), Hint("Ctrl-U", "Clear")]
+        case .list where model.pathPrompt != nil:
+            let enter = model.pathPrompt?.purpose == .export ? "Export" : "Preview"
+            return [Hint("Enter", enter), Hint("Esc", "Cancel"), Hint("Ctrl-U", "Clear")]
         case .list:
             let marks = model.list.marks
             var hints: [Hint]
@@ -185,7 +227,7 @@ enum KeyBindings {
             if marks.isEmpty { hints.append(Hint("S", "Suspend")) }
             hints += [Hint("s", "Sort"), Hint("R", "Refresh"), Hint("?", "Help", keep: true), Hint("q", "Quit", keep: true)]
             if marks.isEmpty { hints += [Hint("Space", "Mark"), Hint("b", "Bulk")] }
-            hints += [Hint("y", marks.isEmpty ? "Copy email" : "Copy emails"), Hint("t/o", "Status/role")]
+            hints += [Hint("y", marks.isEmpty ? "Copy email" : "Copy emails"), Hint("t/o", "Status/role"), Hint("x", "Export"), Hint("i", "Import")]
             return hints
         case .form(let form):
             let choose = form.focus.isText ? Hint("Ctrl-U", "Clear") : Hint("←/→", "Choose")
@@ -201,6 +243,15 @@ enum KeyBindings {
         case .bulkSummary:
             return model.canRetry ? [Hint("r", "Retry failures"), Hint("j/k", "Scroll"), Hint("Esc", "Close")]
                 : [Hint("j/k", "Scroll"), Hint("Esc", "Close")]
+        case .export(let export):
+            return export.isRunning ? [Hint("Esc", "Stop")] : [Hint("Enter", "Close")]
+        case .importer(let importer):
+            switch importer.phase {
+            case .preview: return [Hint("Enter", "Create"), Hint("j/k", "Scroll"), Hint("Esc", "Cancel")]
+            case .running: return [Hint("Esc", "Stop"), Hint("j/k", "Scroll")]
+            case .stopping: return [Hint("j/k", "Scroll")]
+            case .finished: return [Hint("Enter", "Close"), Hint("j/k", "Scroll")]
+            }
         }
     }
 }

@@ -16,6 +16,8 @@ public enum KeyHelp {
             Hint("o", "Role filter: next role, then all"),
             Hint("F", "Clear the filters"),
             Hint("y", "Copy the email(s) (OSC 52 clipboard)"),
+            Hint("x", "Export the list as shown to CSV"),
+            Hint("i", "Import users from a CSV file"),
             Hint("s", "Change the sort order"),
             Hint("S", "Suspend or reactivate"),
             Hint("n", "New user"),
@@ -40,6 +42,13 @@ public enum KeyHelp {
         HelpSection(title: "Filter line", entries: [
             Hint("Enter", "Apply, e.g. status:suspended role:admin"),
             Hint("Esc", "Close, keeping the filters in force"),
+        ]),
+        HelpSection(title: "Export and import", entries: [
+            Hint("Enter  Esc", "In the file prompt: go on, cancel"),
+            Hint("Esc", "Export: stop, remove the file"),
+            Hint("Enter", "Import preview: create the good rows"),
+            Hint("j  k  PgDn  PgUp", "Import: scroll the rows"),
+            Hint("Esc", "Import: stop after requests in flight"),
         ]),
         HelpSection(title: "Search line", entries: [
             Hint("Enter", "Keep the search"),

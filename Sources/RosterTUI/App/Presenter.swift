@@ -107,6 +107,9 @@ struct Presenter {
         if let prompt = model.prompt {
             return .prompt(label: prompt.label, text: prompt.field.text, cursor: prompt.field.cursor, problem: prompt.problem)
         }
+        if let prompt = model.pathPrompt {
+            return .prompt(label: prompt.label, text: prompt.field.text, cursor: prompt.field.cursor, problem: prompt.problem)
+        }
         if let message = model.statusMessage {
             return .message(message.text, isError: message.kind == .warning)
         }

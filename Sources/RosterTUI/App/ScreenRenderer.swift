@@ -85,6 +85,10 @@ final class ScreenRenderer {
             case .choice(let choice): ChoiceView.draw(presenter.choice(choice), layout: layout, on: canvas)
             case .bulkSummary(let run):
                 helpScrollLimit = BulkSummaryView.draw(presenter.summary(of: run), scroll: helpScroll, layout: layout, on: canvas)
+            case .export(let export): DialogView.draw(presenter.dialog(export), layout: layout, on: canvas)
+            case .importer(let model):
+                model.visibleRowCount = ImportView.visibleRows(in: layout)
+                ImportView.draw(presenter.importContent(model, visible: model.visibleRowCount), layout: layout, on: canvas)
             }
         }
         return helpScrollLimit

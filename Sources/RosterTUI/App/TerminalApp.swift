@@ -1,5 +1,6 @@
 import Logging
 import RosterApp
+import RosterCSV
 import RosterKit
 
 /// Runs Roster in the real terminal until the person quits or a signal ends it, and always
@@ -14,12 +15,16 @@ public enum TerminalApp {
         public var scrollStyle: ScrollStyle
         /// Where a changed form is kept when a signal stops the app, and offered back from.
         public var draftFile: String?
+        /// What a CSV export writes (the `exportColumns` setting).
+        public var exportColumns: [CSVColumn]
 
         public init(
             serverLabel: String, pageSize: Int = UserQuery.defaultPerPage, colorMode: Terminal.ColorMode = .auto,
-            mouse: Bool = true, scrollStyle: ScrollStyle = .halfScreen, draftFile: String? = nil
+            mouse: Bool = true, scrollStyle: ScrollStyle = .halfScreen, draftFile: String? = nil,
+            exportColumns: [CSVColumn] = CSVColumn.defaultSelection
         ) {
             self.draftFile = draftFile
+            self.exportColumns = exportColumns
             self.serverLabel = serverLabel
             self.pageSize = pageSize
             self.colorMode = colorMode
@@ -37,6 +42,7 @@ public enum TerminalApp {
         let model = AppModel(repository: repository, perPage: options.pageSize, scrollStyle: options.scrollStyle, clipboard: clipboard)
         // An administrator's record of what a bulk run did, and how fast (make bench reads it).
         model.onBulkRunFinished = { run in logger.notice("\(run.logLine)") }
+        model.exportColumns = options.exportColumns
         let controller = AppController(model: model, canvas: terminal.canvas, serverLabel: options.serverLabel) { [weak terminal] in
             terminal?.present()
         }

@@ -249,3 +249,52 @@ public struct HelpSection: Equatable, Sendable {
         self.entries = entries
     }
 }
+
+/// One row of the import screen: a line of the file and what is, or became, of it.
+public struct ImportRowContent: Equatable, Sendable {
+    public enum Tone: Equatable, Sendable { case good, bad, quiet }
+    public var line: Int
+    public var email: String
+    public var name: String
+    public var verdict: String
+    public var tone: Tone
+
+    public init(line: Int, email: String, name: String, verdict: String, tone: Tone) {
+        self.line = line
+        self.email = email
+        self.name = name
+        self.verdict = verdict
+        self.tone = tone
+    }
+}
+
+/// The import screen: the preview of every row, the run's progress, then the result.
+public struct ImportContent: Equatable, Sendable {
+    public var title: String
+    /// "48 to create · 2 bad rows (not sent)"
+    public var summary: String
+    /// The bar and the counts while it runs.
+    public var progress: (fraction: Double, text: String)?
+    public var rows: [ImportRowContent]
+    public var firstRow: Int
+    public var totalRows: Int
+    /// Where the report went, or why it could not be written.
+    public var note: String?
+    public var noteIsError = false
+    public var actions: [Hint]
+
+    public init(title: String, summary: String, rows: [ImportRowContent], firstRow: Int, totalRows: Int, actions: [Hint]) {
+        self.title = title
+        self.summary = summary
+        self.rows = rows
+        self.firstRow = firstRow
+        self.totalRows = totalRows
+        self.actions = actions
+    }
+
+    public static func == (lhs: ImportContent, rhs: ImportContent) -> Bool {
+        lhs.title == rhs.title && lhs.summary == rhs.summary && lhs.progress?.fraction == rhs.progress?.fraction
+            && lhs.progress?.text == rhs.progress?.text && lhs.rows == rhs.rows && lhs.firstRow == rhs.firstRow
+            && lhs.totalRows == rhs.totalRows && lhs.note == rhs.note && lhs.noteIsError == rhs.noteIsError && lhs.actions == rhs.actions
+    }
+}

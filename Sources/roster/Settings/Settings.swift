@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import RosterApp
+import RosterCSV
 import RosterKit
 import RosterTUI
 
@@ -21,6 +22,8 @@ struct Settings: Equatable {
     var colors: Terminal.ColorMode = .auto
     var mouse = true
     var scrolling = ScrollStyle.halfScreen
+    /// What a CSV export (`x`) writes, in order.
+    var exportColumns = CSVColumn.defaultSelection
     var logFile: String
     /// Where a changed form is kept when a signal stops the app (always the state directory).
     var draftFile = ""
@@ -95,6 +98,9 @@ struct Settings: Equatable {
                 throw SettingsError("scrolling must be one of \(ScrollStyle.allCases.map(\.rawValue).joined(separator: ", ")), not “\(scrolling)”.")
             }
             settings.scrolling = style
+        }
+        if let names = file.exportColumns {
+            do { settings.exportColumns = try CSVColumn.parse(names) } catch { throw SettingsError(error.description) }
         }
         if let level = file.logLevel {
             guard let parsed = Logger.Level(rawValue: level) else {

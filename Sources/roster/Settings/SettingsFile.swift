@@ -15,6 +15,7 @@ struct SettingsFile: Decodable, Equatable {
     var colors: String?
     var mouse: Bool?
     var scrolling: String?
+    var exportColumns: [String]?
     var logFile: String?
     var logLevel: String?
     var embedded: Embedded?
@@ -39,7 +40,7 @@ struct SettingsFile: Decodable, Equatable {
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case server, api, token, tokenFile, tokenCommand, caFile, pageSize, requestTimeoutSeconds, connectTimeoutSeconds
-        case colors, mouse, scrolling, logFile, logLevel, embedded
+        case colors, mouse, scrolling, exportColumns, logFile, logLevel, embedded
     }
 
     init() {}
@@ -59,6 +60,7 @@ struct SettingsFile: Decodable, Equatable {
         colors = try container.decodeIfPresent(String.self, forKey: .colors)
         mouse = try container.decodeIfPresent(Bool.self, forKey: .mouse)
         scrolling = try container.decodeIfPresent(String.self, forKey: .scrolling)
+        exportColumns = try container.decodeIfPresent([String].self, forKey: .exportColumns)
         logFile = try container.decodeIfPresent(String.self, forKey: .logFile)
         logLevel = try container.decodeIfPresent(String.self, forKey: .logLevel)
         embedded = try container.decodeIfPresent(Embedded.self, forKey: .embedded)

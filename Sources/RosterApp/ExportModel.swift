@@ -1,0 +1,109 @@
+import Observation
+import RosterCSV
+import RosterKit
+
+/// An export of the list as the person sees it (search, filters, sort) to a CSV file, page
+/// by page: each page is written as it arrives, so memory stays flat whatever the size. The
+/// file appears at its name only when complete; Esc stops at once and removes what was
+/// written (`CSVFileSink`).
+@MainActor
+@Observable
+public final class ExportModel {
+    public enum Phase: Equatable, Sendable {
+        case running
+        case finished
+        /// Esc: stopped, nothing left behind.
+        case cancelled
+        case failed(String)
+    }
+
+    /// The most users a page may hold: the fewer requests, the sooner it is done.
+    public static let defaultPageSize = UserQuery.perPageRange.upperBound
+
+    public let destination: String
+    public let query: UserQuery
+    public let columns: [CSVColumn]
+    public private(set) var phase: Phase = .running
+    public private(set) var progress = ProgressMeter()
+    /// Told when the run ends, whichever way.
+    @ObservationIgnored public var onEnd: (@MainActor (ExportModel) -> Void)?
+
+    @ObservationIgnored private let repository: any UserRepository
+    @ObservationIgnored private let activity: Activity
+    @ObservationIgnored private var work: TrackedTask?
+    @ObservationIgnored private var sink: CSVFileSink?
+
+    /// - Parameter query: the list's query; paging is the export's own.
+    init(query: UserQuery, columns: [CSVColumn], destination: String, repository: any UserRepository, activity: Activity,
+         pageSize: Int = ExportModel.defaultPageSize) {
+        var query = query
+        query.page = 1
+        query.perPage = min(max(pageSize, UserQuery.perPageRange.lowerBound), UserQuery.perPageRange.upperBound)
+        self.query = query
+        self.columns = columns
+        self.destination = destination
+        self.repository = repository
+        self.activity = activity
+    }
+
+    public var isRunning: Bool { phase == .running }
+
+    func start() {
+        let sink: CSVFileSink
+        do {
+            sink = try CSVFileSink(destination: destination)
+        } catch {
+            end(.failed(error.description))
+            return
+        }
+        self.sink = sink
+        let encoder = UserCSVEncoder(columns: columns)
+        let stopwatch = Stopwatch(clock: activity.clock)
+        let repository = self.repository
+        let query = self.query
+        work = activity.startLoad { [weak self] in
+            do {
+                try sink.write(encoder.header)
+                var number = 1
+                while true {
+                    let page = try await repository.list(query.atPage(number))
+                    guard let self, self.phase == .running else { return }
+                    try sink.write(encoder.records(for: page.items))
+                    if !page.totalIsLowerBound { progress.total = page.total }
+                    progress.advance(by: page.items.count, at: stopwatch.elapsed())
+                    let seen = (number - 1) * query.perPage + page.items.count
+                    if page.items.count < query.perPage || (!page.totalIsLowerBound && seen >= page.total) { break }
+                    number += 1
+                }
+                try sink.finish()
+                guard let self else { return }
+                if progress.total == nil { progress.total = progress.done }
+                end(.finished)
+            } catch let error as CSVFileError {
+                sink.discard()
+                self?.end(.failed(error.description))
+            } catch {
+                sink.discard()
+                guard let self, let failure = APIError.shown(for: error), phase == .running else { return }
+                end(.failed("\(failure.errorDescription ?? "The server did not answer.") Nothing was written."))
+            }
+        }
+    }
+
+    /// Esc while running: stops now and removes the partial file.
+    public func cancel() {
+        guard phase == .running else { return }
+        work?.cancel()
+        work = nil
+        sink?.discard()
+        end(.cancelled)
+    }
+
+    private func end(_ phase: Phase) {
+        guard self.phase == .running else { return }
+        self.phase = phase
+        work = nil
+        sink = nil
+        onEnd?(self)
+    }
+}

@@ -1,0 +1,179 @@
+import Observation
+import RosterCSV
+import RosterKit
+
+/// An import of users from a CSV file: a preview of every row, checked before anything is
+/// sent; then the creates, a few at a time, with progress; then a report of each row,
+/// written next to the file.
+///
+/// Running the same file again creates nobody twice: each row first looks its email up (a
+/// user already there is "already exists, skipped"), and its create carries a key derived from
+/// the file and the line, so a create whose answer was lost is answered, when sent again, with
+/// the user it made instead of making another (roster-server keeps keys 24 hours).
+@MainActor
+@Observable
+public final class ImportModel {
+    public enum Phase: Equatable, Sendable {
+        /// Every row checked, nothing sent: Enter starts, Esc closes.
+        case preview
+        case running
+        /// Esc while running: the requests in flight finish, no new one starts.
+        case stopping
+        case finished
+    }
+
+    /// Creates in flight at once: a few, so a big file is quick without flooding the server
+    /// (a 429's `Retry-After` is honoured by the API client's retry policy).
+    public static let defaultConcurrency = 4
+
+    public let plan: ImportPlan
+    public private(set) var phase: Phase = .preview
+    public private(set) var progress: ProgressMeter
+    /// What became of each row sent or skipped, by line.
+    public private(set) var outcomes: [Int: ImportOutcome] = [:]
+    /// Where the report was written, once the run ends; or why it could not be.
+    public private(set) var reportPath: String?
+    public private(set) var reportProblem: String?
+    /// The first row on screen, in the preview and the result.
+    public private(set) var scrollOffset = 0
+    /// Told when the run has ended and the report is written.
+    @ObservationIgnored public var onFinish: (@MainActor (ImportModel) -> Void)?
+
+    @ObservationIgnored private let repository: any UserRepository
+    @ObservationIgnored private let activity: Activity
+    @ObservationIgnored private let concurrency: Int
+    @ObservationIgnored private var work: TrackedTask?
+
+    init(plan: ImportPlan, repository: any UserRepository, activity: Activity, concurrency: Int = ImportModel.defaultConcurrency) {
+        self.plan = plan
+        self.repository = repository
+        self.activity = activity
+        self.concurrency = max(1, concurrency)
+        progress = ProgressMeter(total: plan.validCount)
+    }
+
+    // MARK: What the view reads
+
+    public var createdCount: Int { outcomes.values.count { if case .created = $0.kind { true } else { false } } }
+    public var existingCount: Int { outcomes.values.count { if case .alreadyExists = $0.kind { true } else { false } } }
+    public var failedCount: Int { outcomes.values.count { if case .failed = $0.kind { true } else { false } } }
+    /// Good rows not sent because the run was stopped.
+    public var notSentCount: Int { phase == .finished ? plan.validCount - outcomes.count : 0 }
+
+    /// Every row's outcome for the report: bad rows, what was done, and what was not sent.
+    public var report: [ImportOutcome] {
+        plan.rows.map { row in
+            if let problem = row.problem { return ImportOutcome(line: row.line, email: row.email, kind: .invalid(reason: problem)) }
+            return outcomes[row.line] ?? ImportOutcome(line: row.line, email: row.email, kind: .notSent)
+        }
+    }
+
+    // MARK: Scrolling the rows
+
+    /// How many rows the view shows: set by the view as it draws (not observed: it is the
+    /// view's own measure, and setting it must not ask for another frame).
+    @ObservationIgnored public var visibleRowCount = 10
+
+    public func scroll(by rows: Int) {
+        let limit = max(0, plan.rows.count - max(1, visibleRowCount))
+        let offset = min(max(0, scrollOffset + rows), limit)
+        if offset != scrollOffset { scrollOffset = offset }
+    }
+
+    // MARK: Running
+
+    /// Enter on the preview: sends the good rows.
+    public func start() {
+        guard phase == .preview else { return }
+        guard plan.validCount > 0 else { return }
+        phase = .running
+        let stopwatch = Stopwatch(clock: activity.clock)
+        work = activity.startLoad { [weak self] in
+            await self?.run(stopwatch: stopwatch)
+        }
+    }
+
+    /// Keeps `concurrency` creates in flight until every row is sent or the run is stopped.
+    private func run(stopwatch: Stopwatch) async {
+        let repository = self.repository
+        let plan = self.plan
+        var pending = plan.validRows.makeIterator()
+        await withTaskGroup(of: ImportOutcome.self) { group in
+            var inFlight = 0
+            while true {
+                while inFlight < concurrency, phase == .running, let row = pending.next(), let draft = row.draft {
+                    let key = plan.idempotencyKey(for: row)
+                    group.addTask {
+                        ImportOutcome(line: row.line, email: row.email, kind: await Self.send(draft, key: key, to: repository))
+                    }
+                    inFlight += 1
+                }
+                guard inFlight > 0, let outcome = await group.next() else { break }
+                inFlight -= 1
+                outcomes[outcome.line] = outcome
+                progress.advance(by: 1, at: stopwatch.elapsed())
+            }
+        }
+        finish()
+    }
+
+    /// Esc while running: no new request starts; those in flight finish and are reported.
+    public func stop() {
+        guard phase == .running else { return }
+        phase = .stopping
+    }
+
+    private func finish() {
+        phase = .finished
+        work = nil
+        do {
+            reportPath = try ImportReport.write(report, nextTo: plan.path)
+        } catch {
+            reportProblem = error.description
+        }
+        onFinish?(self)
+    }
+
+    /// One row: looked up by email first (there already: skipped), else created with the
+    /// row's own key. A 409 means someone made the email meanwhile: skipped too.
+    nonisolated static func send(_ draft: UserDraft, key: String, to repository: any UserRepository) async -> ImportOutcome.Kind {
+        do {
+            if let existing = try await existingUser(email: draft.email, in: repository) {
+                return .alreadyExists(id: existing.id)
+            }
+            let user = try await repository.create(draft, idempotencyKey: key)
+            return .created(id: user.id)
+        } catch let error as APIError {
+            switch error {
+            case .conflict:
+                let existing = try? await existingUser(email: draft.email, in: repository)
+                if existing != nil || error.fieldErrors.contains(where: { $0.field == "email" }) {
+                    return .alreadyExists(id: existing?.id)
+                }
+                return .failed(reason: error.reason)
+            case .createOutcomeUnknown(let existing?):
+                // The answer was lost, and the lookup found the user: it was made.
+                return .created(id: existing.id)
+            default:
+                return .failed(reason: error.reason)
+            }
+        } catch {
+            return .failed(reason: String(describing: error))
+        }
+    }
+
+    /// The user with exactly this email (in any case), if there is one.
+    nonisolated static func existingUser(email: String, in repository: any UserRepository) async throws -> User? {
+        let page = try await repository.list(UserQuery(perPage: 20, search: email))
+        return page.items.first { $0.email.lowercased() == email.lowercased() }
+    }
+}
+
+private extension APIError {
+    /// The sentence for the report, with the field errors a 422 names.
+    var reason: String {
+        let fields = fieldErrors.map { "\($0.field): \($0.message)" }.joined(separator: "; ")
+        let sentence = errorDescription ?? "It failed."
+        return fields.isEmpty ? sentence : "\(sentence) \(fields)"
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import RosterCSV
+import RosterKit
+import RosterKitTestSupport
+import Testing
+@testable import RosterApp
+
+/// Import: preview, creates a few at a time, the report next to the file, and re-runs.
+@MainActor
+@Suite("Import model")
+struct ImportModelTests {
+    let folder: TemporaryFolder
+    init() throws { folder = try TemporaryFolder() }
+
+    /// `i`, the file's path, Enter: the preview, through the app as a person gets there.
+    func preview(_ path: String, app: AppModel) throws -> ImportModel {
+        app.startImport()
+        app.editPathPrompt(.deleteToStart)
+        app.editPathPrompt(.insert(path))
+        app.commitPathPrompt()
+        guard case .importer(let model) = app.topScreen else {
+            throw PreviewError(problem: app.pathPrompt?.problem ?? "no preview")
+        }
+        return model
+    }
+
+    struct PreviewError: Error { var problem: String }
+
+    @Test func thePreviewCountsAndNamesBadRowsAndNothingIsSent() async throws {
+        defer { folder.remove() }
+        let repository = InMemoryUserRepository()
+        let app = AppModel(repository: repository)
+        let path = try folder.write("users.csv", hiresCSV(count: 10, badLines: [4: "Bad,not-an-email,,", 9: "Twin,hire001@example.com,,"]))
+        let model = try preview(path, app: app)
+        #expect(model.phase == .preview)
+        #expect(model.plan.validCount == 8 && model.plan.badCount == 2)
+        #expect(model.plan.badRows.map(\.line) == [4, 9])
+        #expect(model.plan.badRows[1].problem == "duplicate email: also on line 2")
+        #expect(await repository.calls.isEmpty, "the preview sends nothing")
+        model.visibleRowCount = 3
+        model.scroll(by: 5)
+        #expect(model.scrollOffset == 5)
+        model.scroll(by: 100)
+        #expect(model.scrollOffset == 7, "the last rows fill the view")
+    }
+
+    @Test func aFileThatCannotBeReadKeepsThePromptOpenWithTheReason() throws {
+        defer { folder.remove() }
+        let app = AppModel(repository: InMemoryUserRepository())
+        let path = try folder.write("people.csv", "first,last\nAna,Silva\n")
+        #expect(throws: PreviewError.self) { try preview(path, app: app) }
+        #expect(app.pathPrompt?.problem?.contains("no name or email") == true, "\(app.pathPrompt?.problem ?? "")")
+        #expect(app.topScreen == .list)
+    }
+
+    @Test func createsTheGoodRowsReportsAPartialFailureAndWritesTheReportBesideTheFile() async throws {
+        defer { folder.remove() }
+        let repository = InMemoryUserRepository()
+        await repository.failNext(.create, with: .validationFailed(ErrorBody(
+            code: "validation_failed", message: "Some fields are not valid.",
+            fields: [FieldError(field: "name", message: "Name is taken by policy.")])))
+        let app = AppModel(repository: repository)
+        let path = try folder.write("users.csv", hiresCSV(count: 6, badLines: [3: "Bad,bad@,,"]))
+        let model = try preview(path, app: app)
+        app.confirm() // Enter
+        await app.activity.waitForLoads()
+
+        #expect(model.phase == .finished)
+        #expect(model.createdCount == 4 && model.failedCount == 1 && model.existingCount == 0)
+        #expect(await repository.count == 4)
+        let report = try #require(try folder.report(for: path))
+        let lines = report.split(separator: "\r\n").map(String.init)
+        #expect(lines.first == "line,email,outcome,detail")
+        #expect(lines.count == 7, "one line per row: \(report)")
+        #expect(lines[2].hasPrefix("3,bad@,\"invalid, not sent\",invalid email"))
+        #expect(lines.filter { $0.contains(",created,user-") }.count == 4)
+        let failed = try #require(lines.first { $0.contains(",failed,") })
+        #expect(failed.contains("Name is taken by policy."), "the reason is the server's: \(failed)")
+        #expect(model.reportPath == folder.url.appendingPathComponent(folder.names.first { $0.contains("import-report") }!).path)
+    }
+
+    @Test func atMostFourCreatesAreInFlightAndEscStopsAfterThem() async throws {
+        defer { folder.remove() }
+        let repository = InMemoryUserRepository()
+        var gates: [CallGate] = []
+        for _ in 0..<4 { gates.append(await repository.holdNext(.create)) }
+        let app = AppModel(repository: repository)
+        let path = try folder.write("users.csv", hiresCSV(count: 10))
+        let model = try preview(path, app: app)
+        app.confirm()
+        for gate in gates { await gate.waitForArrivals() }
+        #expect(await repository.callCount(.create) == 4, "four at a time")
+
+        app.close() // Esc
+        #expect(model.phase == .stopping)
+        for gate in gates { gate.open() }
+        await app.activity.waitForLoads()
+
+        #expect(model.phase == .finished)
+        #expect(model.createdCount == 4 && model.notSentCount == 6)
+        #expect(await repository.callCount(.create) == 4, "nothing new after Esc")
+        let report = try #require(try folder.report(for: path))
+        #expect(report.components(separatedBy: "not sent (stopped)").count - 1 == 6)
+    }
+
+    @Test func runningTheSameFileAgainCreatesNobodyTwice() async throws {
+        defer { folder.remove() }
+        let repository = InMemoryUserRepository()
+        let app = AppModel(repository: repository)
+        let path = try folder.write("users.csv", hiresCSV(count: 8))
+
+        // The first run is stopped after four.
+        var gates: [CallGate] = []
+        for _ in 0..<4 { gates.append(await repository.holdNext(.create)) }
+        let first = try preview(path, app: app)
+        app.confirm()
+        for gate in gates { await gate.waitForArrivals() }
+        app.close()
+        for gate in gates { gate.open() }
+        await app.activity.waitForLoads()
+        #expect(first.createdCount == 4 && first.notSentCount == 4)
+        let firstKeys = await repository.idempotencyKeys
+        app.close()
+
+        // Again: the four made are found and skipped, the other four made.
+        let second = try preview(path, app: app)
+        app.confirm()
+        await app.activity.waitForLoads()
+        #expect(second.existingCount == 4 && second.createdCount == 4 && second.failedCount == 0)
+        #expect(await repository.count == 8)
+        app.close()
+
+        // And once more: nobody new, nothing sent but lookups.
+        let creates = await repository.callCount(.create)
+        let third = try preview(path, app: app)
+        app.confirm()
+        await app.activity.waitForLoads()
+        #expect(third.existingCount == 8 && third.createdCount == 0)
+        #expect(await repository.count == 8)
+        #expect(await repository.callCount(.create) == creates)
+
+        // Each row's key is the same in every run: a lost answer is replayed, not repeated.
+        let keys = await repository.idempotencyKeys
+        #expect(Set(keys).count == 8, "one key per row")
+        #expect(firstKeys.allSatisfy { sent in keys.filter { $0 == sent }.count == 1 })
+        #expect(Set(keys) == Set(first.plan.validRows.map(first.plan.idempotencyKey(for:))))
+    }
+
+    @Test func anEmailSomeoneTookMeanwhileIsAlreadyExistsNotAFailure() async throws {
+        defer { folder.remove() }
+        let repository = InMemoryUserRepository()
+        // The lookup finds nobody; the email is taken before the create lands (a 409).
+        let gate = await repository.holdNext(.create)
+        let app = AppModel(repository: repository)
+        let path = try folder.write("users.csv", hiresCSV(count: 1))
+        let model = try preview(path, app: app)
+        app.confirm()
+        await gate.waitForArrivals()
+        await repository.insert(User.fixture(id: "other", name: "Someone", email: "hire001@example.com"))
+        gate.open()
+        await app.activity.waitForLoads()
+        #expect(model.existingCount == 1 && model.failedCount == 0)
+        #expect(model.outcomes[2]?.kind == .alreadyExists(id: "other"))
+    }
+
+    @Test func progressCountsRateAndTimeLeftFromTheInjectedClock() {
+        var meter = ProgressMeter(total: 100)
+        #expect(meter.rate == nil && meter.remaining == nil)
+        meter.advance(by: 25, at: .seconds(5))
+        #expect(meter.rate == 5)
+        #expect(meter.remaining == .seconds(15))
+        #expect(meter.fraction == 0.25)
+        #expect(meter.summary == "25 / 100 · 5.0/s · 15 s left")
+        meter.advance(by: 75, at: .seconds(10))
+        #expect(meter.summary == "100 / 100 · 10/s")
+    }
+
+    @Test func theStopwatchReadsTheInjectedClock() async {
+        let clock = ManualClock()
+        let stopwatch = Stopwatch(clock: clock)
+        await clock.advance(by: .seconds(3))
+        #expect(stopwatch.elapsed() == .seconds(3))
+    }
+}
