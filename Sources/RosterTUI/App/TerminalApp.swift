@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import RosterApp
 import RosterKit
@@ -14,6 +15,8 @@ public enum TerminalApp {
         public var scrollStyle: ScrollStyle
         /// Where a changed form is kept when a signal stops the app, and offered back from.
         public var draftFile: String?
+        /// Requests a bulk run sends at once.
+        public var bulkConcurrency = BulkRun.concurrency
 
         public init(
             serverLabel: String, pageSize: Int = UserQuery.defaultPerPage, colorMode: Terminal.ColorMode = .auto,
@@ -37,6 +40,7 @@ public enum TerminalApp {
         let model = AppModel(repository: repository, perPage: options.pageSize, scrollStyle: options.scrollStyle, clipboard: clipboard)
         // An administrator's record of what a bulk run did, and how fast (make bench reads it).
         model.onBulkRunFinished = { run in logger.notice("\(run.logLine)") }
+        model.bulkConcurrency = options.bulkConcurrency
         let controller = AppController(model: model, canvas: terminal.canvas, serverLabel: options.serverLabel) { [weak terminal] in
             terminal?.present()
         }
@@ -59,6 +63,14 @@ public enum TerminalApp {
             if !keepGoing { break }
         }
         terminal.restore()
+        if let run = model.bulkRun, run.isActive {
+            // A signal (or a second Ctrl-C) cannot wait for the run: say where it was cut off.
+            let progress = run.progress
+            let line = "quit during a bulk run (\(run.action.progressive.lowercased())): \(progress.done) of \(progress.total) users done, "
+                + "\(progress.total - progress.done) not sent"
+            logger.notice("\(line)")
+            FileHandle.standardError.write(Data("roster: \(line)\n".utf8))
+        }
         if model.keepsDraftOnExit, let draft = model.unsavedDraft, let draftFile {
             draftFile.write(draft, logger: logger)
         }
