@@ -221,7 +221,7 @@ extension AppModel {
 
     private func startBulk(_ action: BulkAction, subject: BulkSubject) {
         if subject.fromMarks { list.unmarkAll() }
-        start(BulkRun(action: action, scope: subject.scope, total: subject.count, repository: repository, activity: activity))
+        start(BulkRun(action: action, scope: subject.scope, total: subject.count, repository: repository, activity: activity, concurrency: bulkConcurrency))
     }
 
     private func start(_ run: BulkRun) {
@@ -244,11 +244,11 @@ extension AppModel {
         remove(.bulkSummary(run))
         guard !targets.isEmpty else {
             if run.findError != nil {
-                start(BulkRun(action: run.action, scope: run.scope, total: run.progress.total, repository: repository, activity: activity))
+                start(BulkRun(action: run.action, scope: run.scope, total: run.progress.total, repository: repository, activity: activity, concurrency: bulkConcurrency))
             }
             return
         }
-        start(BulkRun(action: run.action, scope: .users(targets), total: targets.count, repository: repository, activity: activity))
+        start(BulkRun(action: run.action, scope: .users(targets), total: targets.count, repository: repository, activity: activity, concurrency: bulkConcurrency))
     }
 
     private func bulkRunFinished(_ run: BulkRun) {

@@ -56,6 +56,9 @@ public final class AppModel {
     @ObservationIgnored var groupLookup: TrackedTask?
     /// The "Quit without saving?" question while it is up.
     @ObservationIgnored weak var quitQuestion: ConfirmModel?
+    /// Requests a bulk run sends at once. Fewer where the server shares this machine's cores
+    /// (the embedded one): there a run's work is the server's too, and competes with the keys.
+    @ObservationIgnored public var bulkConcurrency = BulkRun.concurrency
     /// Told when a bulk run ends, however it ends: the front end writes it to the log.
     @ObservationIgnored public var onBulkRunFinished: (@MainActor (BulkRun) -> Void)?
     /// Quit was confirmed during a bulk run: quit once its requests in flight are answered.

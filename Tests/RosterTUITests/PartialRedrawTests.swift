@@ -156,8 +156,10 @@ extension PartialRedrawTests {
 
 extension PartialRedrawTests {
     @Test func marksTheBulkMenuARunAndItsSummaryLeaveTheScreenAFullRedrawWouldDraw() async throws {
+        await repository.setTraits(DirectoryTraits(dialect: .roster, hasGroups: true))
         controller.start()
         await settle()
+        for _ in 0..<10_000 where !model.traits.hasGroups { await Task.yield() }
         press(.character(" "), times: 3)
         matchesAFullRedraw("three users marked (the header counts them)")
         press(.character("*"))
@@ -169,6 +171,15 @@ extension PartialRedrawTests {
         matchesAFullRedraw("the bulk menu")
         press(.escape)
         matchesAFullRedraw("the menu closed")
+        press(.character("b"))
+        press(.character("g"))
+        matchesAFullRedraw("the group line open")
+        for character in "Nobody's group" { press(.character(character)) }
+        press(.enter)
+        await settle()
+        matchesAFullRedraw("the group line with its problem (no such group)")
+        press(.escape)
+        matchesAFullRedraw("the group line closed")
 
         let gate = await repository.holdNext(.get)
         press(.character("S"))

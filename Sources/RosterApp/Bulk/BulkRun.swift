@@ -22,6 +22,8 @@ public final class BulkRun {
 
     /// Requests at once: a few, so a run is quick without crowding out the list's own pages.
     public nonisolated static let concurrency = 4
+    /// Requests at once for this run (`AppModel.bulkConcurrency`).
+    @ObservationIgnored let concurrency: Int
     /// The progress the screen shows moves at most this often (a run can do hundreds of
     /// users a second; the terminal needs ten frames).
     public nonisolated static let progressInterval: Duration = .milliseconds(100)
@@ -70,8 +72,10 @@ public final class BulkRun {
     @ObservationIgnored private var pauseWaiters: [CheckedContinuation<Void, Never>] = []
     @ObservationIgnored private var work: TrackedTask?
 
-    init(action: BulkAction, scope: BulkScope, total: Int, repository: any UserRepository, activity: Activity) {
+    init(action: BulkAction, scope: BulkScope, total: Int, repository: any UserRepository, activity: Activity,
+         concurrency: Int = BulkRun.concurrency) {
         self.action = action
+        self.concurrency = max(1, concurrency)
         self.scope = scope
         self.repository = repository
         self.membership = repository as? any GroupMembershipEditing
@@ -146,7 +150,7 @@ public final class BulkRun {
         if !stopping { phase = .running }
         publish(now: true)
         await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<min(Self.concurrency, targets.count) {
+            for _ in 0..<min(concurrency, targets.count) {
                 group.addTask { await self.sendLoop() }
             }
         }

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import RosterApp
 import RosterCSV
@@ -17,6 +18,8 @@ public enum TerminalApp {
         public var draftFile: String?
         /// What a CSV export writes (the `exportColumns` setting).
         public var exportColumns: [CSVColumn]
+        /// Requests a bulk run sends at once.
+        public var bulkConcurrency = BulkRun.concurrency
 
         public init(
             serverLabel: String, pageSize: Int = UserQuery.defaultPerPage, colorMode: Terminal.ColorMode = .auto,
@@ -43,6 +46,7 @@ public enum TerminalApp {
         // An administrator's record of what a bulk run did, and how fast (make bench reads it).
         model.onBulkRunFinished = { run in logger.notice("\(run.logLine)") }
         model.exportColumns = options.exportColumns
+        model.bulkConcurrency = options.bulkConcurrency
         let controller = AppController(model: model, canvas: terminal.canvas, serverLabel: options.serverLabel) { [weak terminal] in
             terminal?.present()
         }
@@ -65,6 +69,14 @@ public enum TerminalApp {
             if !keepGoing { break }
         }
         terminal.restore()
+        if let run = model.bulkRun, run.isActive {
+            // A signal (or a second Ctrl-C) cannot wait for the run: say where it was cut off.
+            let progress = run.progress
+            let line = "quit during a bulk run (\(run.action.progressive.lowercased())): \(progress.done) of \(progress.total) users done, "
+                + "\(progress.total - progress.done) not sent"
+            logger.notice("\(line)")
+            FileHandle.standardError.write(Data("roster: \(line)\n".utf8))
+        }
         if model.keepsDraftOnExit, let draft = model.unsavedDraft, let draftFile {
             draftFile.write(draft, logger: logger)
         }
