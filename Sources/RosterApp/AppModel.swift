@@ -29,13 +29,13 @@ public final class AppModel {
     public internal(set) var filterField = TextFieldState()
     /// Why the filter line could not be applied, shown beside it until the next edit.
     public internal(set) var filterProblem: String?
-    /// The file prompt of an export (`x`) or import (`i`) while it is open.
+    /// The file prompt while it is open: `x` exports, `i` imports.
     public internal(set) var pathPrompt: PathPrompt?
     /// The columns an export writes (the `exportColumns` setting).
     @ObservationIgnored public var exportColumns: [CSVColumn] = CSVColumn.defaultSelection
     /// Users per page an export asks for.
     @ObservationIgnored public var exportPageSize = ExportModel.defaultPageSize
-    /// What the import prompt offers next time: the file imported last.
+    /// What the prompt of `i` offers next time: the file imported last.
     @ObservationIgnored var lastImportPath = ""
     /// Set by `quit()`: the front end leaves its loop.
     public private(set) var isQuitRequested = false
