@@ -105,6 +105,31 @@ shot create-form-error 120 40 "roster — new user, email taken"
 keys Escape
 keys y 2>/dev/null || true
 
+# 3b. The import preview: every row checked before anything is sent, bad rows named.
+cat >"$WORK/new-hires.csv" <<'CSV'
+name,email,role,status
+Amara Okafor,amara.okafor@example.com,member,invited
+Jonas Becker,jonas.becker@example.com,viewer,invited
+ليلى عبد الله,layla.abdallah@example.com,member,invited
+Priya Raman,priya.raman@example,member,invited
+王芳,wang.fang@example.com,admin,active
+Lucas Moreau,lucas.moreau@example.com,owner,active
+Sofía Herrera,sofia.herrera@example.com,member,
+Amara O.,AMARA.OKAFOR@example.com,member,invited
+Kenji Watanabe,kenji.watanabe@example.com,viewer,active
+Olga Petrova,olga.petrova@example.com
+Chidi Eze,chidi.eze@example.com,member,invited
+CSV
+start_roster 120 40
+wait_for "2,000 users"
+keys i
+wait_for "Import from:"
+tmux -L "$SOCKET" send-keys -t shot -l "$WORK/new-hires.csv"
+keys Enter
+wait_for "to create"
+shot import-preview 120 40 "roster — import preview (i)"
+keys Escape
+
 # 4. The 80×24 layout: the detail pane below the list.
 start_roster 80 24
 wait_for "2,000 users"

@@ -1,8 +1,8 @@
 import RosterCSV
 import RosterKit
 
-/// CSV out (`x`) and in (`i`): the file prompt, the overwrite question, and the export and
-/// import screens.
+/// CSV out (`x`) and in (`i`): the file prompt, the overwrite question, the export dialog and
+/// the importer's screens.
 extension AppModel {
     /// `x`: asks where to export the list as it is now (search, filters, sort).
     public func startExport() {

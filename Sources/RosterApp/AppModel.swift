@@ -41,7 +41,7 @@ public final class AppModel {
     @ObservationIgnored public var exportColumns: [CSVColumn] = CSVColumn.defaultSelection
     /// Users per page an export asks for.
     @ObservationIgnored public var exportPageSize = ExportModel.defaultPageSize
-    /// What the import prompt offers next time: the file imported last.
+    /// What the prompt of `i` offers next time: the file imported last.
     @ObservationIgnored var lastImportPath = ""
     /// Set by `quit()`: the front end leaves its loop.
     public private(set) var isQuitRequested = false

@@ -2,7 +2,7 @@ import Observation
 import RosterCSV
 import RosterKit
 
-/// An import of users from a CSV file: a preview of every row, checked before anything is
+/// Importing users from a CSV file: a preview of every row, checked before anything is
 /// sent; then the creates, a few at a time, with progress; then a report of each row,
 /// written next to the file.
 ///

@@ -27,12 +27,12 @@ struct ExportModelTests {
         await activity.waitForLoads()
 
         #expect(export.phase == .finished)
+        let calls = await repository.listCalls()
         var all = query
         all.perPage = 200
         let expected = try await repository.list(all).items
         #expect(expected.count == 3, "user0000002, 05 and 08 are suspended")
         #expect(try folder.read("out.csv") == "id,email,status\r\n" + expected.map { "\($0.id),\($0.email),suspended\r\n" }.joined())
-        let calls = await repository.listCalls()
         #expect(calls.map(\.page) == [1, 2], "two pages of two")
         #expect(calls.allSatisfy { $0.perPage == 2 && $0.search == "user000000" && $0.sort == .emailDescending && $0.status == .suspended })
         #expect(export.progress.done == 3 && export.progress.total == 3)

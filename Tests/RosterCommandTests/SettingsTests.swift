@@ -90,6 +90,7 @@ struct SettingsTests {
         _ = try writeConfig("""
             // a comment
             { "pageSize": 120, /* inline */ "colors": "never", "mouse": false, "scrolling": "line",
+              "exportColumns": ["email", "Name", "updated_at"],
               "requestTimeoutSeconds": 2.5, "logLevel": "debug",
               "embedded": { "database": "~/db.sqlite", "seedUsers": 7, "demoFaults": 0.25 } }
             """)
@@ -98,6 +99,7 @@ struct SettingsTests {
         #expect(settings.colors == .never)
         #expect(!settings.mouse)
         #expect(settings.scrolling == .line)
+        #expect(settings.exportColumns == [.email, .name, .updatedAt])
         #expect(settings.requestTimeout == .milliseconds(2500))
         #expect(settings.logLevel == .debug)
         #expect(settings.database == folder + "/db.sqlite")
@@ -114,6 +116,8 @@ struct SettingsTests {
         (#"{ "colors": 1 }"#, "“colors” has the wrong type"),
         (#"{ "server": "ftp://x/" }"#, "is not a server URL"),
         (#"{ "pageSize": 10"#, "is not valid JSON"),
+        (#"{ "exportColumns": ["email", "phone"] }"#, "exportColumns: “phone” is not a column"),
+        (#"{ "exportColumns": [] }"#, "exportColumns must name at least one column"),
         (#"{ "connectTimeoutSeconds": 0 }"#, "connectTimeoutSeconds must be above 0"),
         (#"{ "caFile": "/nonexistent/ca.pem" }"#, "caFile /nonexistent/ca.pem cannot be read"),
         (#"{ "tokenFile": "/nonexistent/token" }"#, "Cannot read a token from /nonexistent/token"),

@@ -45,7 +45,15 @@ public actor APIClient {
     /// `Idempotency-Key`; nil until someone has asked. Until it is known to, a POST whose
     /// answer was lost is not resent.
     public private(set) var serverReplaysIdempotencyKeys: Bool?
-    private let encoder = WireFormat.makeEncoder()
+    /// Keys sorted: Foundation's encoder writes an object's keys in its dictionary's order,
+    /// which differs between two encodes of the same value, and roster-server replays an
+    /// idempotency key only for the same body byte for byte (a draft sent again, an import
+    /// row sent again by the next run).
+    private let encoder: JSONEncoder = {
+        let encoder = WireFormat.makeEncoder()
+        encoder.outputFormatting.insert(.sortedKeys)
+        return encoder
+    }()
     private let decoder = WireFormat.makeDecoder()
 
     public init(configuration: Configuration) {

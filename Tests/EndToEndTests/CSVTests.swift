@@ -1,0 +1,81 @@
+import Foundation
+import RosterCSV
+import RosterKit
+import Testing
+
+/// CSV out and in, through the real binaries in tmux. An extension of the serialized
+/// end-to-end suite, so these never run beside its other scenarios.
+extension EndToEndTests {
+    @Test func exportingTheFilteredListWritesWhatTheAPIListsToTheFile() async throws {
+        let server = try await ServerProcess(seed: 300)
+        defer { server.stop() }
+        let active = try await server.repository.list(UserQuery(perPage: 200, status: .active))
+        var expected = active.items
+        if active.total > 200 { expected += try await server.repository.list(UserQuery(page: 2, perPage: 200, status: .active)).items }
+        let session = try RosterSession(server: server)
+        try await session.tmux.waitFor("1 / 300")
+
+        try session.tmux.send("t") // every user → active
+        try await session.tmux.waitFor("1 / \(String.grouped(active.total)) ")
+        try session.tmux.send("x")
+        try await session.tmux.waitFor("Export to: ./roster-users-")
+        let path = server.directory.appendingPathComponent("active users.csv").path
+        try session.tmux.send("C-u")
+        try session.tmux.type(path)
+        try session.tmux.send("Enter")
+        try await session.tmux.waitFor("Exported \(String.grouped(active.total)) users")
+
+        let encoder = UserCSVEncoder()
+        let file = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(file == encoder.header + encoder.records(for: expected))
+        #expect(!FileManager.default.fileExists(atPath: path + ".part"))
+
+        // Again to the same name: it asks before replacing.
+        try session.tmux.send("Enter", "x")
+        try await session.tmux.waitFor("Export to:")
+        try session.tmux.send("C-u")
+        try session.tmux.type(path)
+        try session.tmux.send("Enter")
+        try await session.tmux.waitFor("already exists. Replace it with the export?")
+        try session.tmux.send("n")
+        try await session.tmux.waitFor("Export to: \(server.directory.path)")
+    }
+
+    @Test func importingFiftyRowsWithTwoBadOnesPreviewsCreatesFortyEightAndWritesTheReport() async throws {
+        let server = try await ServerProcess(seed: 0)
+        defer { server.stop() }
+        var lines = ["name,email,role,status"]
+        for number in 1...50 {
+            switch number + 1 {
+            case 6: lines.append("Bad Email,not-an-email,member,active")
+            case 21: lines.append("Twin,hire01@example.com,viewer,")
+            default: lines.append("Hire \(number),hire\(number < 10 ? "0" : "")\(number)@example.com,member,invited")
+            }
+        }
+        let input = server.directory.appendingPathComponent("hires.csv")
+        try (lines.joined(separator: "\r\n") + "\r\n").write(to: input, atomically: true, encoding: .utf8)
+        let session = try RosterSession(server: server)
+        try await session.tmux.waitFor("No users yet")
+
+        try session.tmux.send("i")
+        try await session.tmux.waitFor("Import from:")
+        try session.tmux.type(input.path)
+        try session.tmux.send("Enter")
+        let preview = try await session.tmux.waitFor("48 to create · 2 bad rows (not sent)")
+        #expect(preview.contains("invalid email “not-an-email”"), "\(preview)")
+        #expect(preview.contains("duplicate email: also on line 2"), "\(preview)")
+        #expect(try await server.repository.list(UserQuery()).total == 0, "the preview sends nothing")
+
+        try session.tmux.send("Enter")
+        let done = try await session.tmux.waitFor("Import hires.csv — done")
+        #expect(done.contains("48 created"))
+        #expect(try await server.repository.list(UserQuery()).total == 48)
+        let reports = try FileManager.default.contentsOfDirectory(atPath: server.directory.path)
+            .filter { $0.hasPrefix("hires.import-report-") && $0.hasSuffix(".csv") }
+        #expect(reports.count == 1)
+        let report = try String(contentsOf: server.directory.appendingPathComponent(reports[0]), encoding: .utf8)
+        #expect(report.components(separatedBy: ",created,").count - 1 == 48)
+        #expect(report.contains("6,not-an-email,\"invalid, not sent\""))
+        #expect(done.contains(reports[0]), "the screen names the report")
+    }
+}
