@@ -6,6 +6,16 @@ public enum Screen {
     case confirm(ConfirmModel)
     case error(ErrorDialog)
     case help
+    /// One line to type: a group's name (AppModel+Groups).
+    case prompt(PromptModel)
+    /// Something to choose by name: a user for a group, a group for a user (AppModel+Groups).
+    case picker(PickerModel)
+}
+
+/// What the base layer shows under the stacked screens: the users or the groups.
+public enum MainView: Sendable, Equatable {
+    case users
+    case groups
 }
 
 extension Screen: Equatable {
@@ -16,6 +26,8 @@ extension Screen: Equatable {
         case (.form(let a), .form(let b)): a === b
         case (.confirm(let a), .confirm(let b)): a === b
         case (.error(let a), .error(let b)): a.id == b.id
+        case (.prompt(let a), .prompt(let b)): a === b
+        case (.picker(let a), .picker(let b)): a === b
         default: false
         }
     }

@@ -11,6 +11,8 @@ enum KeyBindings {
                 searchLine(key, model: model)
             } else if model.isFiltering {
                 filterLine(key, model: model)
+            } else if model.mainView == .groups {
+                groupsView(key, model: model)
             } else {
                 list(key, model: model)
             }
@@ -22,6 +24,10 @@ enum KeyBindings {
             errorDialog(key, model: model)
         case .help:
             help(key, model: model)
+        case .prompt(let prompt):
+            self.prompt(key, prompt: prompt, model: model)
+        case .picker(let picker):
+            self.picker(key, picker: picker, model: model)
         }
     }
 
@@ -49,6 +55,9 @@ enum KeyBindings {
         case .character("R"), .control("r"): model.refresh()
         case .character("?"), .function(1): model.showHelp()
         case .character("q"): model.requestQuit()
+        case .tab: model.toggleMainView()
+        case .character("+"): model.addSelectedUserToGroup()
+        case .character("-"): model.removeSelectedUserFromGroup()
         default: break
         }
     }
@@ -137,6 +146,8 @@ enum KeyBindings {
             return [Hint("Enter", "Keep"), Hint("Esc", "Cancel"), Hint("↑↓", "Move"), Hint("Ctrl-U", "Clear")]
         case .list where model.isFiltering:
             return [Hint("Enter", "Apply"), Hint("Esc", "Cancel"), Hint("Ctrl-U", "Clear")]
+        case .list where model.mainView == .groups:
+            return groupsHints(for: model)
         case .list:
             var hints = [Hint("j/k", "Move"), Hint("/", "Search"), Hint("f", "Filter"), Hint("n", "New"), Hint("e", "Edit"), Hint("d", "Delete")]
             if model.canRetry { hints.insert(Hint("r", "Retry"), at: 0) }
@@ -145,6 +156,7 @@ enum KeyBindings {
             // Help and Quit before the newer keys: a narrow bar drops hints from the end.
             hints += [Hint("S", "Suspend"), Hint("s", "Sort"), Hint("R", "Refresh"), Hint("?", "Help"), Hint("q", "Quit"),
                       Hint("y", "Copy email"), Hint("t/o", "Status/role")]
+            if model.hasGroups { hints.insert(Hint("Tab", "Groups"), at: hints.count - 2) }
             return hints
         case .form(let form):
             let choose = form.focus.isText ? Hint("Ctrl-U", "Clear") : Hint("←/→", "Choose")
@@ -155,6 +167,10 @@ enum KeyBindings {
             return model.canRetry ? [Hint("r", "Retry"), Hint("Esc", "Close"), Hint("q", "Quit")] : [Hint("Esc", "Close"), Hint("q", "Quit")]
         case .help:
             return [Hint("Esc", "Close")]
+        case .prompt(let prompt):
+            return [Hint("Enter", prompt.submitLabel), Hint("Esc", "Cancel"), Hint("Ctrl-U", "Clear")]
+        case .picker(let picker):
+            return [Hint("Enter", picker.actionLabel), Hint("↑↓", "Choose"), Hint("Esc", "Cancel")]
         }
     }
 }
