@@ -15,6 +15,10 @@ public final class AppModel {
     public let activity: Activity
     public let list: UserListModel
     public let detail: UserDetailModel
+    /// The groups view, where the directory's groups can be managed (nil: no group repository).
+    public let groupsView: GroupsViewModel?
+    /// Which view the base layer shows; `Tab` switches (AppModel+Groups).
+    public internal(set) var mainView = MainView.users
     /// Bottom to top; the first is always `.list`.
     public private(set) var screens: [Screen] = [.list]
     public private(set) var statusMessage: StatusMessage?
@@ -50,6 +54,7 @@ public final class AppModel {
     public internal(set) var keepsDraftOnExit = false
 
     @ObservationIgnored let repository: any UserRepository
+    @ObservationIgnored let groupRepository: (any GroupRepository)?
     /// Where `y` puts text: the terminal's clipboard (OSC 52); nil where there is none.
     @ObservationIgnored let clipboard: (any Clipboard)?
     /// The group lookup of the filter line in flight.
@@ -69,15 +74,18 @@ public final class AppModel {
 
     public init(
         repository: any UserRepository, clock: any Clock<Duration> = ContinuousClock(),
-        perPage: Int = UserQuery.defaultPerPage, scrollStyle: ScrollStyle = .line, clipboard: (any Clipboard)? = nil
+        perPage: Int = UserQuery.defaultPerPage, scrollStyle: ScrollStyle = .line, clipboard: (any Clipboard)? = nil,
+        groups: (any GroupRepository)? = nil
     ) {
         self.repository = repository
+        self.groupRepository = groups
         self.clipboard = clipboard
         let activity = Activity(clock: clock)
         self.activity = activity
         list = UserListModel(repository: repository, activity: activity, perPage: perPage)
         list.scrollStyle = scrollStyle
         detail = UserDetailModel(repository: repository, activity: activity)
+        groupsView = groups.map { GroupsViewModel(repository: $0, activity: activity, perPage: perPage) }
         list.onSelectedUserChange = { [weak self] user in
             self?.detail.show(user)
         }
@@ -89,16 +97,18 @@ public final class AppModel {
                 self?.list.retry()
             }
         }
+        wireGroupsView()
     }
 
     /// Asks the repository what it can do, and says so when a search means less than usual.
-    private func learnTraits() {
+    func learnTraits() {
         let repository = self.repository
         Task { [weak self] in
             let learnt = await repository.traits()
             guard let self else { return }
             let searched = !list.searchText.isEmpty
             if traits != learnt { traits = learnt }
+            startGroupsIfShown()
             if searched, let limitation = learnt.searchLimitation {
                 showStatus(limitation.prefix(1).uppercased() + limitation.dropFirst(), kind: .warning)
             }
@@ -120,6 +130,9 @@ public final class AppModel {
         case .form(let form): if case .failed = form.submission { true } else { false }
         case .help, .choice, .export, .importer: false
         case .bulkSummary(let run): !run.failures.isEmpty || run.findError != nil
+        case .prompt(let prompt): prompt.phase.isFailed
+        case .picker(let picker): picker.choices.error != nil || { if case .failed = picker.phase { true } else { false } }()
+        case .list where mainView == .groups: groupsView?.hasFailure == true
         case .list: list.state.error != nil || list.hasFailedPages || detail.state.error != nil
         }
     }
@@ -161,7 +174,10 @@ public final class AppModel {
         }
         list.cycleSort()
     }
-    public func refresh() { if listIdle { list.refresh() } }
+    public func refresh() {
+        guard listIdle else { return }
+        if mainView == .groups { groupsView?.refresh() } else { list.refresh() }
+    }
 
     var listOnTop: Bool { screens.count == 1 }
     /// The list is on top and no search or filter is being typed.
@@ -338,6 +354,12 @@ public final class AppModel {
             break
         case .bulkSummary(let run):
             retryBulkFailures(of: run)
+        case .prompt(let prompt):
+            prompt.retry()
+        case .picker(let picker):
+            picker.retry()
+        case .list where mainView == .groups:
+            groupsView?.retry()
         case .list:
             if !list.retry() { detail.retry() }
         }
@@ -358,6 +380,8 @@ public final class AppModel {
             case .finished: remove(.importer(model))
             case .running, .stopping: break
             }
+        case .prompt(let prompt): prompt.submit()
+        case .picker(let picker): picker.choose()
         case .list:
             if isSearching { commitSearch() } else if isFiltering { commitFilter() } else if prompt != nil { commitPrompt() } else if pathPrompt != nil { commitPathPrompt() }
         }
@@ -384,6 +408,11 @@ public final class AppModel {
             case .running: model.stop()
             case .stopping: break
             }
+        case .prompt(let prompt):
+            guard !prompt.isSubmitting else { return }
+            prompt.cancel()
+        case .picker(let picker):
+            picker.cancel()
         case .list:
             if isFiltering { cancelFilter() } else if prompt != nil { cancelPrompt() } else if pathPrompt != nil { cancelPathPrompt() } else { cancelSearch() }
         }

@@ -14,6 +14,16 @@ public enum Screen {
     case export(ExportModel)
     /// A CSV import: its preview, its run, its result.
     case importer(ImportModel)
+    /// One line to type: a group's name (AppModel+Groups).
+    case prompt(PromptModel)
+    /// Something to choose by name: a user for a group, a group for a user (AppModel+Groups).
+    case picker(PickerModel)
+}
+
+/// What the base layer shows under the stacked screens: the users or the groups.
+public enum MainView: Sendable, Equatable {
+    case users
+    case groups
 }
 
 extension Screen: Equatable {
@@ -28,6 +38,8 @@ extension Screen: Equatable {
         case (.bulkSummary(let a), .bulkSummary(let b)): a === b
         case (.export(let a), .export(let b)): a === b
         case (.importer(let a), .importer(let b)): a === b
+        case (.prompt(let a), .prompt(let b)): a === b
+        case (.picker(let a), .picker(let b)): a === b
         default: false
         }
     }

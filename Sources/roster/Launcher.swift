@@ -71,7 +71,8 @@ struct Launcher {
             let repository = embedded != nil
                 ? DialectRepository(client: client, choice: .roster)
                 : DialectRepository(client: client, choice: settings.api)
-            exitCode = try await TerminalApp.run(repository: repository, options: options, logger: logger)
+            exitCode = try await TerminalApp.run(
+                repository: repository, groups: DialectGroupRepository(users: repository), options: options, logger: logger)
         } catch {
             await transport.shutdown(waitingAtMost: .milliseconds(250))
             await embedded?.shutdown()

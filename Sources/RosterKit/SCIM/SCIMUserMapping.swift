@@ -44,6 +44,10 @@ public enum SCIMUserMapping {
             createdAt: created ?? modified ?? Date(timeIntervalSince1970: 0),
             updatedAt: modified ?? created ?? Date(timeIntervalSince1970: 0))
         user.scim = details
+        // Read-only in SCIM too; the ids let the app take a user out of a group by `PATCH /Groups`.
+        user.groups = (resource[attribute: "groups"]?.arrayValue ?? []).compactMap { group in
+            group[attribute: "value"]?.stringValue.map { GroupReference(id: $0, name: group[attribute: "display"]?.stringValue ?? $0) }
+        }
         return user
     }
 

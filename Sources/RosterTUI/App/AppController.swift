@@ -101,11 +101,12 @@ public final class AppController {
     private func updateViewport() {
         if let layout = ScreenLayout(size: canvas.size) {
             model.setListViewport(height: layout.visibleRows)
+            model.setGroupsViewport(height: GroupsView.visibleRows(in: layout))
         }
     }
 
     private func handleMouse(_ mouse: MouseEvent) {
-        guard let layout = ScreenLayout(size: canvas.size), model.screens.count == 1 else { return }
+        guard let layout = ScreenLayout(size: canvas.size), model.screens.count == 1, model.mainView == .users else { return }
         switch mouse.kind {
         case .wheelUp: model.scroll(by: -3)
         case .wheelDown: model.scroll(by: 3)

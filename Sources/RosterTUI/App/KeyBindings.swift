@@ -15,6 +15,8 @@ enum KeyBindings {
                 promptLine(key, model: model)
             } else if model.pathPrompt != nil {
                 pathPrompt(key, model: model)
+            } else if model.mainView == .groups {
+                groupsView(key, model: model)
             } else {
                 list(key, model: model)
             }
@@ -26,6 +28,10 @@ enum KeyBindings {
             errorDialog(key, model: model)
         case .help:
             help(key, model: model)
+        case .prompt(let prompt):
+            self.prompt(key, prompt: prompt, model: model)
+        case .picker(let picker):
+            self.picker(key, picker: picker, model: model)
         case .export:
             exportDialog(key, model: model)
         case .importer(let importer):
@@ -84,6 +90,9 @@ enum KeyBindings {
         case .character("R"), .control("r"): model.refresh()
         case .character("?"), .function(1): model.showHelp()
         case .character("q"): model.requestQuit()
+        case .tab: model.toggleMainView()
+        case .character("+"): model.addSelectedUserToGroup()
+        case .character("-"): model.removeSelectedUserFromGroup()
         default: break
         }
     }
@@ -206,6 +215,8 @@ enum KeyBindings {
         case .list where model.pathPrompt != nil:
             let enter = model.pathPrompt?.purpose == .export ? "Export" : "Preview"
             return [Hint("Enter", enter), Hint("Esc", "Cancel"), Hint("Ctrl-U", "Clear")]
+        case .list where model.mainView == .groups:
+            return groupsHints(for: model)
         case .list:
             let marks = model.list.marks
             var hints: [Hint]
@@ -226,6 +237,7 @@ enum KeyBindings {
             // Help and Quit before the newer keys, and kept however narrow the bar.
             if marks.isEmpty { hints.append(Hint("S", "Suspend")) }
             hints += [Hint("s", "Sort"), Hint("R", "Refresh"), Hint("?", "Help", keep: true), Hint("q", "Quit", keep: true)]
+            if model.hasGroups { hints.append(Hint("Tab", "Groups")) }
             if marks.isEmpty { hints += [Hint("Space", "Mark"), Hint("b", "Bulk")] }
             hints += [Hint("y", marks.isEmpty ? "Copy email" : "Copy emails"), Hint("t/o", "Status/role"), Hint("x", "Export"), Hint("i", "Import")]
             return hints
@@ -252,6 +264,10 @@ enum KeyBindings {
             case .stopping: return [Hint("j/k", "Scroll")]
             case .finished: return [Hint("Enter", "Close"), Hint("j/k", "Scroll")]
             }
+        case .prompt(let prompt):
+            return [Hint("Enter", prompt.submitLabel), Hint("Esc", "Cancel"), Hint("Ctrl-U", "Clear")]
+        case .picker(let picker):
+            return [Hint("Enter", picker.actionLabel), Hint("↑↓", "Choose"), Hint("Esc", "Cancel")]
         }
     }
 }

@@ -23,7 +23,9 @@ final class ScreenRenderer {
     private struct BaseContent: Equatable {
         var size: Size
         var header: HeaderContent
-        var list: ListContent
+        /// The users view's list, or nil when the groups view is up (and `groups` is set).
+        var list: ListContent?
+        var groups: GroupsContent?
         var detail: DetailContent?
         var detailSpinner: String?
         var status: StatusContent
@@ -47,22 +49,30 @@ final class ScreenRenderer {
             return 0
         }
         let listOnTop = model.screens.count == 1
-        let detail = presenter.detail()
+        let showsGroups = model.mainView == .groups
+        let detail = showsGroups ? nil : presenter.detail()
         let base = BaseContent(
-            size: canvas.size, header: presenter.header(), list: presenter.listContent(focused: listOnTop),
+            size: canvas.size, header: presenter.header(), list: showsGroups ? nil : presenter.listContent(focused: listOnTop),
+            groups: showsGroups ? presenter.groups() : nil,
             detail: detail, detailSpinner: detail?.isRefreshing == true ? presenter.spinner : nil,
             status: presenter.status(), hints: KeyBindings.hints(for: model))
-        let previous = drawnBase.flatMap { $0.size == base.size && listOnTop ? $0 : nil }
+        // Switching between the users and the groups changes every line of the body: draw all.
+        let previous = drawnBase.flatMap { $0.size == base.size && listOnTop && ($0.groups == nil) == !showsGroups ? $0 : nil }
         if previous == nil { canvas.clear() }
 
         if base.header != previous?.header {
             HeaderView.draw(base.header, in: layout.header, on: canvas)
         }
-        UserListView.draw(base.list, replacing: previous?.list, in: layout.list, on: canvas)
-        if base.detail != previous?.detail || base.detailSpinner != previous?.detailSpinner || previous == nil {
-            // The pane draws only its lines: the old ones must go first.
-            if previous != nil { canvas.fill(layout.detail, style: .normal) }
-            DetailPane.draw(base.detail, spinner: base.detailSpinner, in: layout.detail, on: canvas)
+        if let list = base.list {
+            UserListView.draw(list, replacing: previous?.list, in: layout.list, on: canvas)
+            if base.detail != previous?.detail || base.detailSpinner != previous?.detailSpinner || previous == nil {
+                // The pane draws only its lines: the old ones must go first.
+                if previous != nil { canvas.fill(layout.detail, style: .normal) }
+                DetailPane.draw(base.detail, spinner: base.detailSpinner, in: layout.detail, on: canvas)
+            }
+        } else if let groups = base.groups, groups != previous?.groups {
+            // Panes draw whole: a directory's groups view is a few dozen short lines.
+            GroupsView.draw(groups, in: layout.body, on: canvas)
         }
         if base.status != previous?.status || base.status.showsCursor {
             StatusLine.draw(base.status, in: layout.status, on: canvas)
@@ -89,6 +99,8 @@ final class ScreenRenderer {
             case .importer(let model):
                 model.visibleRowCount = ImportView.visibleRows(in: layout)
                 ImportView.draw(presenter.importContent(model, visible: model.visibleRowCount), layout: layout, on: canvas)
+            case .prompt(let prompt): FormView.draw(presenter.form(prompt), layout: layout, on: canvas)
+            case .picker(let picker): PickerView.draw(presenter.picker(picker), layout: layout, on: canvas)
             }
         }
         return helpScrollLimit

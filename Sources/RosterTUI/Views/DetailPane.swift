@@ -38,6 +38,10 @@ public enum DetailPane {
                 ("Created", "\(timestamp(user.createdAt)) · updated \(timestamp(user.updatedAt))", .normal),
             ]
         }
+        // A SCIM user's groups come with the SCIM fields below.
+        if user.scim == nil, !user.groups.isEmpty {
+            lines.append(("Groups", user.groups.map(\.name).joined(separator: ", "), .normal))
+        }
         // What a SCIM service sent beyond Roster's fields, as far as the pane has room.
         for field in user.scim?.fields ?? [] where !(field.label == "Display" && field.value == user.name) {
             lines.append((field.label, field.value, field.label == "Version" ? .dim : .normal))

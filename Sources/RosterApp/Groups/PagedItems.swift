@@ -1,0 +1,193 @@
+import Observation
+import RosterKit
+
+/// A list read page by page as the selection nears the end of what is loaded: the groups of
+/// the groups view and the members of a group. Simpler than the user list's window (a
+/// directory has hundreds of groups, and a group is read from its start), but still paged, so
+/// opening a group of ten thousand costs one page.
+@MainActor
+@Observable
+public final class PagedItems<Item: Identifiable & Sendable & Equatable> where Item.ID == String {
+    /// Reads one page (1-based) of `perPage` items.
+    public typealias Fetch = @Sendable (_ page: Int, _ perPage: Int) async throws -> Page<Item>
+
+    /// The first page: loading, loaded, failed. The value is whether anything was ever shown.
+    public private(set) var state: LoadState<Int> = .idle
+    public private(set) var items: [Item] = []
+    public private(set) var selection = 0
+    /// The first row shown, kept so the selection stays on screen.
+    public private(set) var top = 0
+    /// A later page that failed: the rows stop there until `retry()`.
+    public private(set) var moreFailure: APIError?
+    public private(set) var isLoadingMore = false
+    public let perPage: Int
+
+    @ObservationIgnored private let activity: Activity
+    @ObservationIgnored private var fetch: Fetch?
+    @ObservationIgnored private var work: TrackedTask?
+    /// Which reload the running work belongs to: a stale answer is dropped.
+    @ObservationIgnored private var generation = 0
+    @ObservationIgnored private var viewportHeight = 10
+    @ObservationIgnored private var pagesLoaded = 0
+    /// Told when the selected item changes (or the list empties).
+    @ObservationIgnored public var onSelectionChange: (@MainActor (Item?) -> Void)?
+    /// Told when the first page fails.
+    @ObservationIgnored public var onFailure: (@MainActor (APIError) -> Void)?
+
+    public init(perPage: Int, activity: Activity) {
+        self.perPage = perPage
+        self.activity = activity
+    }
+
+    /// How many there are, once the first page has said.
+    public var total: Int? { state.value }
+    public var selected: Item? { items.indices.contains(selection) ? items[selection] : nil }
+    public var hasMore: Bool { items.count < (total ?? 0) }
+
+    // MARK: Loading
+
+    /// Reads from the first page again with `fetch` (or the last one given); keeps `selecting`
+    /// selected when it is on the first pages read, else the same row.
+    public func reload(_ fetch: Fetch? = nil, selecting id: String? = nil) {
+        if let fetch { self.fetch = fetch }
+        guard let current = self.fetch else { return }
+        generation += 1
+        let generation = self.generation
+        work?.cancel()
+        let wanted = id ?? selected?.id
+        let keepRows = max(1, pagesLoaded)
+        moreFailure = nil
+        isLoadingMore = false
+        state.startLoading()
+        let perPage = self.perPage
+        work = activity.startLoad { [weak self] in
+            do {
+                // Read as many pages as were shown, so a reload does not shrink the list.
+                var loaded: [Item] = []
+                var total = 0
+                var page = 1
+                repeat {
+                    let answer = try await current(page, perPage)
+                    loaded += answer.items
+                    total = answer.total
+                    page += 1
+                } while page <= keepRows && loaded.count < total
+                guard let self, generation == self.generation else { return }
+                work = nil
+                pagesLoaded = page - 1
+                items = loaded
+                state.succeed(with: total)
+                select(loaded.firstIndex { $0.id == wanted } ?? min(selection, max(0, loaded.count - 1)), force: true)
+            } catch {
+                guard let self, generation == self.generation, let failure = APIError.shown(for: error) else { return }
+                work = nil
+                state.fail(with: failure)
+                onFailure?(failure)
+            }
+        }
+    }
+
+    /// Empties the list (nothing to read: no group selected).
+    public func clear() {
+        generation += 1
+        work?.cancel()
+        work = nil
+        fetch = nil
+        items = []
+        pagesLoaded = 0
+        moreFailure = nil
+        isLoadingMore = false
+        state = .idle
+        select(0, force: true)
+    }
+
+    /// Retries what failed: the first page, or the page after the last loaded. Returns whether
+    /// anything had failed.
+    @discardableResult
+    public func retry() -> Bool {
+        if state.error != nil {
+            reload()
+            return true
+        }
+        if moreFailure != nil {
+            moreFailure = nil
+            loadMoreIfNeeded()
+            return true
+        }
+        return false
+    }
+
+    /// Replaces an item in place (a group renamed, its member count changed).
+    public func replace(_ item: Item) {
+        guard let index = items.firstIndex(where: { $0.id == item.id }), items[index] != item else { return }
+        items[index] = item
+        if index == selection { onSelectionChange?(item) }
+    }
+
+    private func loadMoreIfNeeded() {
+        guard hasMore, !isLoadingMore, moreFailure == nil, state.error == nil, !state.isLoading,
+              selection >= items.count - max(1, viewportHeight), let fetch else { return }
+        isLoadingMore = true
+        let generation = self.generation
+        let page = pagesLoaded + 1
+        let perPage = self.perPage
+        work = activity.startLoad(spinnerAfter: Activity.backgroundGrace) { [weak self] in
+            do {
+                let answer = try await fetch(page, perPage)
+                guard let self, generation == self.generation else { return }
+                work = nil
+                isLoadingMore = false
+                pagesLoaded = page
+                // Items that moved pages meanwhile would show twice: each shows once.
+                let known = Set(items.map(\.id))
+                items += answer.items.filter { !known.contains($0.id) }
+                if answer.total != total { state.succeed(with: max(answer.total, items.count)) }
+                loadMoreIfNeeded()
+            } catch {
+                guard let self, generation == self.generation, let failure = APIError.shown(for: error) else { return }
+                work = nil
+                isLoadingMore = false
+                moreFailure = failure
+            }
+        }
+    }
+
+    // MARK: Moving
+
+    public func setViewportHeight(_ height: Int) {
+        viewportHeight = max(1, height)
+        keepSelectionVisible()
+    }
+
+    public func moveDown() { select(selection + 1) }
+    public func moveUp() { select(selection - 1) }
+    public func pageDown() { select(selection + viewportHeight) }
+    public func pageUp() { select(selection - viewportHeight) }
+    public func moveToTop() { select(0) }
+    /// The last row loaded; the next page follows as the selection reaches the end.
+    public func moveToBottom() { select(items.count - 1) }
+
+    public func select(row: Int) { select(row) }
+
+    private func select(_ row: Int, force: Bool = false) {
+        let before = selected?.id
+        let clamped = min(max(0, row), max(0, items.count - 1))
+        if clamped != selection { selection = clamped }
+        keepSelectionVisible()
+        if force || selected?.id != before { onSelectionChange?(selected) }
+        loadMoreIfNeeded()
+    }
+
+    private func keepSelectionVisible() {
+        var newTop = top
+        if selection < newTop { newTop = selection }
+        if selection >= newTop + viewportHeight { newTop = selection - viewportHeight + 1 }
+        newTop = max(0, min(newTop, max(0, items.count - viewportHeight)))
+        if newTop != top { top = newTop }
+    }
+
+    /// The rows on screen.
+    public var visibleRows: Range<Int> {
+        top..<min(items.count, top + viewportHeight)
+    }
+}

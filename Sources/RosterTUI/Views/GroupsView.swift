@@ -1,0 +1,98 @@
+import RosterKit
+
+/// The groups view: a pane of groups (name, member count) on the left, the selected group's
+/// members (name, email) on the right, side by side at every width Roster runs at. The pane
+/// with the keys has the bright border and the bright selection.
+@MainActor
+public enum GroupsView {
+    /// The groups pane's width in a body `width` columns wide: the members get the rest.
+    static func groupsWidth(of width: Int) -> Int {
+        min(44, max(26, width * 2 / 5))
+    }
+
+    /// Rows each pane shows (inside its border, below the column titles).
+    public static func visibleRows(in layout: ScreenLayout) -> Int {
+        max(1, layout.body.height - 3)
+    }
+
+    public static func draw(_ content: GroupsContent, in body: Rect, on canvas: any Canvas) {
+        let left = Rect(row: body.row, column: body.column, width: groupsWidth(of: body.width), height: body.height)
+        let right = Rect(row: body.row, column: left.right, width: body.width - left.width, height: body.height)
+        drawGroups(content.groups, focused: content.focused && !content.membersFocused, in: left, on: canvas)
+        drawMembers(content.members, focused: content.focused && content.membersFocused, in: right, on: canvas)
+    }
+
+    static func drawGroups(_ pane: GroupsContent.Pane<Group>, focused: Bool, in rect: Rect, on canvas: any Canvas) {
+        let countWidth = 8
+        drawPane(pane, focused: focused, in: rect, on: canvas, titles: { width in
+            TextWidth.fit(" Name", toColumns: width - countWidth) + TextWidth.fit("Members", toColumns: countWidth)
+        }) { group, selected, point, width in
+            let count = Format.count(group.memberCount)
+            let nameWidth = max(1, width - countWidth - 1)
+            canvas.drawPadded(group.name, at: Point(row: point.row, column: point.column + 1), width: nameWidth, style: selected)
+            let countText = String(repeating: " ", count: max(0, countWidth - TextWidth.columns(of: count))) + count
+            canvas.drawPadded(countText, at: Point(row: point.row, column: point.column + 1 + nameWidth), width: width - 1 - nameWidth, style: .dim)
+        }
+    }
+
+    static func drawMembers(_ pane: GroupsContent.Pane<User>, focused: Bool, in rect: Rect, on canvas: any Canvas) {
+        drawPane(pane, focused: focused, in: rect, on: canvas, titles: { width in
+            let nameWidth = (width - 1) * 9 / 20
+            return TextWidth.fit(" Name", toColumns: nameWidth + 1) + " Email"
+        }) { user, selected, point, width in
+            let nameWidth = (width - 1) * 9 / 20
+            canvas.drawPadded(user.name, at: Point(row: point.row, column: point.column + 1), width: nameWidth, style: selected)
+            canvas.drawPadded(" " + user.email, at: Point(row: point.row, column: point.column + 1 + nameWidth),
+                              width: max(0, width - 1 - nameWidth), style: .normal)
+        }
+    }
+
+    /// A box with the title and position in its top edge, column titles, the rows (each drawn
+    /// by `row` after the selection marker), or the message centred when there are none.
+    private static func drawPane<Row>(
+        _ pane: GroupsContent.Pane<Row>, focused: Bool, in rect: Rect, on canvas: any Canvas,
+        titles: (Int) -> String, row: (Row, Style, Point, Int) -> Void
+    ) {
+        canvas.fill(rect, style: .normal)
+        canvas.drawBox(rect, title: pane.title, style: focused ? .border : .dim)
+        let position = positionText(pane)
+        let positionWidth = TextWidth.columns(of: position)
+        if rect.width > positionWidth + TextWidth.columns(of: pane.title) + 8 {
+            canvas.draw(position, at: Point(row: rect.row, column: rect.right - positionWidth - 2), style: .accent)
+        }
+        let inner = rect.inset(by: 1)
+        guard inner.height >= 2, inner.width >= 6 else { return }
+        canvas.drawPadded(titles(inner.width), at: Point(row: inner.row, column: inner.column), width: inner.width, style: .columnTitle)
+        let rowsArea = Rect(row: inner.row + 1, column: inner.column, width: inner.width, height: inner.height - 1)
+        if pane.rows.isEmpty {
+            if let message = pane.message {
+                let lines = TextWrap.lines(message, width: max(1, rowsArea.width - 2))
+                let start = rowsArea.row + max(0, (rowsArea.height - lines.count) / 2)
+                for (offset, line) in lines.enumerated() where start + offset < rowsArea.bottom {
+                    let width = min(TextWidth.columns(of: line), rowsArea.width)
+                    canvas.draw(line, at: Point(row: start + offset, column: rowsArea.column + (rowsArea.width - width) / 2),
+                                style: .dim, maxColumns: rowsArea.width)
+                }
+            }
+            return
+        }
+        for (offset, item) in pane.rows.enumerated() where offset < rowsArea.height {
+            let point = Point(row: rowsArea.row + offset, column: rowsArea.column)
+            let isSelected = pane.firstIndex + offset == pane.selectedIndex
+            let mark: Style = isSelected ? (focused ? .selected : .selectedInactive) : .normal
+            canvas.draw(isSelected ? "▌" : " ", at: point, style: mark)
+            row(item, mark, point, rowsArea.width)
+        }
+        if let problem = pane.problem, pane.rows.count < rowsArea.height {
+            canvas.draw(" ✗ \(problem) Press r to retry.", at: Point(row: rowsArea.row + pane.rows.count, column: rowsArea.column),
+                        style: .error, maxColumns: rowsArea.width)
+        }
+    }
+
+    static func positionText<Row>(_ pane: GroupsContent.Pane<Row>) -> String {
+        guard let total = pane.total else { return " … " }
+        guard total > 0 else { return " 0 " }
+        let position = (pane.selectedIndex ?? 0) + 1
+        return " \(Format.count(position)) / \(Format.count(total))\(pane.totalIsLowerBound ? "+" : "") "
+    }
+}

@@ -1,0 +1,110 @@
+import RosterKit
+import RosterKitTestSupport
+import Testing
+@testable import RosterApp
+
+/// The groups view: Tab, the groups and their members, and the errors of reading them.
+@Suite("Groups view", .timeLimit(.minutes(1)))
+@MainActor
+struct GroupsViewTests {
+    @Test func tabShowsTheGroupsWithTheFirstGroupsMembersAndReadsThemOnce() async {
+        let harness = await GroupsHarness()
+        await harness.started()
+        #expect(await harness.groups.callCount(.list) == 0, "nothing is read before the view opens")
+        await harness.openGroups()
+        #expect(harness.app.mainView == .groups)
+        #expect(harness.view.groups.items.map(\.name) == ["Finance", "Ops", "Sales"])
+        #expect(harness.view.groups.total == 3)
+        #expect(harness.view.shownGroup?.name == "Finance", "the first group's members show at once")
+        #expect(harness.view.members.items.isEmpty)
+        #expect(harness.view.members.total == 0)
+
+        harness.app.toggleMainView()
+        #expect(harness.app.mainView == .users)
+        harness.app.toggleMainView()
+        await harness.settle()
+        #expect(await harness.groups.callCount(.list) == 1, "opening the view again shows what was read")
+    }
+
+    @Test func membersFollowTheSelectionOnceItRests() async {
+        let harness = await GroupsHarness()
+        await harness.started()
+        await harness.openGroups()
+        let before = await harness.groups.callCount(.members)
+        harness.app.moveInGroups(.down)
+        harness.app.moveInGroups(.down)
+        await harness.settle()
+        #expect(await harness.groups.callCount(.members) == before, "no member list while the selection moves")
+        #expect(harness.view.shownGroup?.name == "Finance")
+        await harness.settle(advancing: UserDetailModel.settleDelay)
+        #expect(await harness.groups.callCount(.members) == before + 1)
+        #expect(harness.view.shownGroup?.name == "Sales")
+        #expect(harness.view.members.items.map(\.name) == ["Anabel Ruiz", "Juliana Costa"])
+
+        harness.app.moveInGroups(.members)
+        #expect(harness.view.focus == .members)
+        harness.app.moveInGroups(.down)
+        #expect(harness.view.selectedMember?.name == "Juliana Costa")
+        #expect(harness.view.groups.selected?.name == "Sales", "keys move in the members now")
+        harness.app.moveInGroups(.groups)
+        #expect(harness.view.focus == .groups)
+        #expect(harness.view.selectedMember == nil)
+    }
+
+    @Test func aDirectoryWithoutGroupsSaysSoAndReadsNothing() async {
+        let harness = await GroupsHarness(traits: .rosterAPI)
+        harness.app.start()
+        await harness.settle()
+        await harness.openGroups()
+        for _ in 0..<100 { await Task.yield() }
+        #expect(harness.app.mainView == .groups)
+        #expect(!harness.app.hasGroups)
+        #expect(await harness.groups.callCount(.list) == 0)
+        harness.app.newGroup()
+        #expect(harness.app.screens == [.list], "no group can be made where there are none")
+    }
+
+    @Test func groupsArePagedAsTheSelectionNearsTheEnd() async {
+        let harness = await GroupsHarness(groupNames: (1...250).map { "Group \(1000 + $0)" })
+        await harness.started()
+        await harness.openGroups()
+        #expect(harness.view.groups.items.count == GroupsViewModel.groupsPerPage)
+        #expect(harness.view.groups.total == 250)
+        harness.app.moveInGroups(.bottom)
+        await harness.settle()
+        #expect(harness.view.groups.items.count == 200, "the next page, once the selection is near the end")
+        harness.app.moveInGroups(.bottom)
+        await harness.settle()
+        #expect(harness.view.groups.items.count == 250)
+        #expect(Set(harness.view.groups.items.map(\.id)).count == 250)
+        #expect(await harness.groups.callCount(.list) == 3)
+    }
+
+    @Test func aFailedLoadShowsTheErrorDialogAndRRetriesIt() async {
+        let harness = await GroupsHarness()
+        await harness.started()
+        await harness.groups.failNext(.list, with: unavailable)
+        await harness.openGroups()
+        #expect(harness.topError?.title == "Could not load the groups")
+        #expect(harness.app.canRetry)
+        harness.app.retry()
+        await harness.settle()
+        #expect(harness.app.screens == [.list])
+        #expect(harness.view.groups.items.count == 3)
+        #expect(!harness.app.canRetry)
+    }
+
+    @Test func aFailedMemberListIsRetriedByR() async {
+        let harness = await GroupsHarness()
+        await harness.started()
+        await harness.groups.failNext(.members, with: unavailable)
+        await harness.openGroups()
+        #expect(harness.topError?.title == "Could not load the members of Finance")
+        harness.app.close()
+        #expect(harness.app.canRetry, "the failure stays retryable on the view")
+        harness.app.retry()
+        await harness.settle()
+        #expect(harness.view.members.state == .loaded(0))
+        #expect(!harness.app.canRetry)
+    }
+}

@@ -1,0 +1,191 @@
+import RosterApp
+import RosterKit
+import RosterKitTestSupport
+import Testing
+@testable import RosterTUI
+
+/// The groups view through the real controller, presenter and views, drawn into a grid canvas:
+/// what a person sees after Tab, at the sizes Roster runs at; and every partial frame equal to
+/// a full redraw of the same state.
+@Suite("Groups screen", .timeLimit(.minutes(1)))
+@MainActor
+struct GroupsScreenTests {
+    let clock = ManualClock()
+    let users: InMemoryUserRepository
+    let groups: InMemoryGroupRepository
+    let model: AppModel
+    let canvas: GridCanvas
+    let controller: AppController
+
+    init() async {
+        users = InMemoryUserRepository(users: (1...40).map { User.fixture(number: $0) } + mixedUsers, clock: clock)
+        await users.setTraits(DirectoryTraits(dialect: .roster, hasGroups: true))
+        groups = InMemoryGroupRepository(users: users, clock: clock)
+        let made = await groups.insert(named: ["Sales", "Shift \u{1B}[31mNight\u{202E}", "王小明's team"])
+        await groups.insertMembers(["u1", "u2", "user-0000003"], into: made[0].id)
+        model = AppModel(repository: users, clock: clock, groups: groups)
+        canvas = grid(80, 24)
+        controller = AppController(model: model, canvas: canvas, serverLabel: "test server")
+    }
+
+    func press(_ keys: Key...) {
+        controller.handle(keys.map(TerminalEvent.key))
+    }
+
+    func settle() async {
+        for _ in 0..<200 { await Task.yield() }
+        await model.activity.waitForLoads()
+    }
+
+    func screenShows(_ text: String) async -> Bool {
+        for _ in 0..<100_000 {
+            if canvas.text.contains(text) { return true }
+            await Task.yield()
+        }
+        return canvas.text.contains(text)
+    }
+
+    /// Draws the current state afresh on a blank canvas and compares every cell.
+    func matchesAFullRedraw(_ step: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        controller.render()
+        let fresh = grid(canvas.size.columns, canvas.size.rows)
+        ScreenRenderer(presenter: Presenter(model: model, serverLabel: "test server")).render(on: fresh)
+        let differing = canvas.lines.indices.filter { canvas.cells[$0] != fresh.cells[$0] }
+        #expect(differing.isEmpty, "after \(step), lines \(differing) differ:\n\(differing.map { "drawn: \(canvas.lines[$0])\nfull:  \(fresh.lines[$0])" }.joined(separator: "\n"))",
+                sourceLocation: sourceLocation)
+        #expect(canvas.cursor == fresh.cursor, "after \(step), the cursor", sourceLocation: sourceLocation)
+    }
+
+    func openGroups() async {
+        controller.start()
+        await settle()
+        #expect(await eventuallyTrue { model.hasGroups })
+        press(.tab)
+        await settle()
+    }
+
+    func eventuallyTrue(_ condition: () -> Bool) async -> Bool {
+        for _ in 0..<100_000 {
+            if condition() { return true }
+            await Task.yield()
+        }
+        return condition()
+    }
+
+    @Test func tabShowsTheGroupsAndTheMembersOfTheSelectedOneAt80x24() async {
+        await openGroups()
+        #expect(await screenShows("Members of Sales"))
+        let text = canvas.text
+        #expect(text.contains("Groups"))
+        #expect(text.contains("王小明's team"))
+        #expect(text.contains("Ana Silva"), "a member's name")
+        #expect(text.contains("wang@example.cn"), "a member's email")
+        #expect(text.contains(" 1 / 3 "), "the position among the groups")
+        let hints = canvas.lines[23]
+        for hint in ["Tab", "Users", "Help", "Quit", "New", "Rename"] {
+            #expect(hints.contains(hint), "the hint bar offers \(hint): \(hints)")
+        }
+        press(.tab)
+        #expect(await screenShows("Users · name"))
+    }
+
+    @Test func namesAreSanitisedLikeTheUserList() async {
+        await openGroups()
+        let text = canvas.text
+        #expect(text.contains("Shift"))
+        #expect(!text.contains("\u{1B}"), "no escape sequence reaches the terminal")
+        #expect(!text.contains("\u{202E}"), "no bidi override either")
+    }
+
+    @Test func theNarrowestHintBarKeepsHelpAndQuit() async {
+        await openGroups()
+        let bar = grid(40, 1)
+        HintBar.draw(KeyBindings.hints(for: model), in: Rect(row: 0, column: 0, width: 40, height: 1), on: bar)
+        #expect(bar.lines[0].contains("?  Help"), "\(bar.lines[0])")
+        #expect(bar.lines[0].contains("q  Quit"), "\(bar.lines[0])")
+        await users.failNext(.list, with: APIError.serviceUnavailable(retryAfter: nil, nil))
+        await groups.failNext(.list, with: APIError.serviceUnavailable(retryAfter: nil, nil))
+        press(.character("R"))
+        await settle()
+        press(.escape) // the error dialog
+        #expect(model.canRetry)
+        let failing = grid(40, 1)
+        HintBar.draw(KeyBindings.hints(for: model), in: Rect(row: 0, column: 0, width: 40, height: 1), on: failing)
+        #expect(failing.lines[0].contains("r  Retry"), "\(failing.lines[0])")
+        #expect(failing.lines[0].contains("q  Quit"), "\(failing.lines[0])")
+    }
+
+    @Test func theSmallestTerminalStillShowsBothPanes() async {
+        canvas.resize(columns: 60, rows: 15)
+        await openGroups()
+        controller.handle([.resize(canvas.size)])
+        #expect(await screenShows("Members of Sales"))
+        #expect(canvas.text.contains("Sales"))
+        #expect(canvas.text.contains("Ana Silva"))
+    }
+
+    @Test func aAddsAMemberThroughThePicker() async {
+        await openGroups()
+        press(.character("G"))
+        await clock.advance(by: UserDetailModel.settleDelay)
+        await settle()
+        #expect(await screenShows("Members of 王小明's team"))
+        press(.character("a"))
+        await settle()
+        #expect(await screenShows("Add to 王小明's team"))
+        for character in "Zoë" { press(.character(character)) }
+        await clock.advance(by: UserListModel.searchDebounce)
+        await settle()
+        #expect(await screenShows("zoe@example.se"))
+        press(.enter)
+        await settle()
+        #expect(await screenShows("Added Zoë Ångström to 王小明's team"))
+        #expect(canvas.text.contains("Zoë Ångström"))
+    }
+
+    @Test func everyGroupsStepLeavesTheScreenAFullRedrawWouldDraw() async {
+        controller.start()
+        await settle()
+        #expect(await eventuallyTrue { model.hasGroups })
+        matchesAFullRedraw("the users")
+        press(.tab)
+        matchesAFullRedraw("Tab, the groups loading")
+        await settle()
+        matchesAFullRedraw("the groups and the first group's members")
+        press(.character("j"))
+        matchesAFullRedraw("j: another group, the members not yet following")
+        await clock.advance(by: UserDetailModel.settleDelay)
+        await settle()
+        matchesAFullRedraw("the members followed")
+        press(.character("k"))
+        await clock.advance(by: UserDetailModel.settleDelay)
+        await settle()
+        press(.enter)
+        matchesAFullRedraw("Enter: the keys in the members")
+        press(.character("j"))
+        matchesAFullRedraw("j in the members")
+        press(.escape)
+        matchesAFullRedraw("Esc: back to the groups")
+        press(.character("n"))
+        matchesAFullRedraw("the new-group prompt")
+        for character in "Ops" { press(.character(character)) }
+        matchesAFullRedraw("typing a name")
+        press(.escape)
+        matchesAFullRedraw("the prompt closed")
+        press(.character("a"))
+        await settle()
+        matchesAFullRedraw("the picker")
+        press(.escape)
+        matchesAFullRedraw("the picker closed")
+        press(.character("d"))
+        matchesAFullRedraw("the delete question")
+        press(.character("n"))
+        matchesAFullRedraw("the question answered no")
+        press(.tab)
+        matchesAFullRedraw("Tab back to the users")
+        press(.character("j"))
+        matchesAFullRedraw("j in the users after the groups")
+        press(.tab)
+        matchesAFullRedraw("Tab to the groups again")
+    }
+}
