@@ -86,6 +86,21 @@ wait_for "6 / 2,000"
 sleep 0.3               # the detail pane follows once the selection rests
 shot list-and-detail 120 40 "roster — 120×40"
 
+# 1b. Filters in force: the filter line's status and role, with a search; the server filters.
+keys f
+wait_for "Filter:"
+tmux -L "$SOCKET" send-keys -t shot -l "status:active role:admin"
+keys Enter
+wait_for "role admin"
+keys /
+tmux -L "$SOCKET" send-keys -t shot -l "an"
+keys Enter
+wait_for "“an”"
+sleep 0.3
+shot filters-active 120 40 "roster — filters in force (f, t, o)"
+keys Escape F
+wait_for "2,000 users"
+
 # 2. Help.
 keys '?'
 wait_for "Keys"

@@ -22,7 +22,7 @@ struct LayeringTests {
         for file in files {
             let imports = file.text.split(separator: "\n")
                 .map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { $0.hasPrefix("import ") || $0.contains(" import ") }
+                .filter { !$0.hasPrefix("//") && ($0.hasPrefix("import ") || $0.contains(" import ")) }
             for line in imports {
                 #expect(["import RosterKit", "import RosterCSV", "import Observation"].contains(line), "\(file.name): \(line)")
             }
