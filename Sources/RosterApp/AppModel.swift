@@ -234,14 +234,22 @@ public final class AppModel {
         push(.form(makeForm(.create)))
     }
 
+    /// The user `e`, `S` and `d` act on: the selected row's, in the freshest copy we have. Right
+    /// after a save the list reloads to select the saved user while the detail pane already
+    /// shows it; until the reload lands, the keys act on that user, not the row selected before.
+    var userKeysActOn: User? {
+        if let pending = list.userBeingSelected, let shown = detail.user, shown.id == pending { return shown }
+        guard let selected = list.selectedUser else { return nil }
+        return detail.user?.id == selected.id ? detail.user ?? selected : selected
+    }
+
     /// `e`: the edit form for the selected user, with the freshest copy we have.
     public func editSelected() {
         guard listIdle else { return }
-        guard let selected = list.selectedUser else {
+        guard let user = userKeysActOn else {
             showStatus("No user selected", kind: .warning)
             return
         }
-        let user = detail.user?.id == selected.id ? detail.user ?? selected : selected
         push(.form(makeForm(.edit(user))))
     }
 
@@ -250,11 +258,10 @@ public final class AppModel {
     public func toggleSuspended() {
         guard listIdle else { return }
         if !list.marks.isEmpty { return askBulk(.suspend) }
-        guard let selected = list.selectedUser else {
+        guard let user = userKeysActOn else {
             showStatus("No user selected", kind: .warning)
             return
         }
-        let user = detail.user?.id == selected.id ? detail.user ?? selected : selected
         var draft = user.draft
         draft.status = user.status == .suspended ? .active : .suspended
         let verb = draft.status == .suspended ? "Suspended" : "Reactivated"
@@ -278,7 +285,7 @@ public final class AppModel {
     public func deleteSelected() {
         guard listIdle else { return }
         if !list.marks.isEmpty { return askBulk(.delete) }
-        guard let user = list.selectedUser else {
+        guard let user = userKeysActOn else {
             showStatus("No user selected", kind: .warning)
             return
         }

@@ -43,6 +43,8 @@ struct ReloadRequest: Sendable, Equatable {
     var pages: ClosedRange<Int>
     /// The user to keep selected if the new results hold them.
     var keepUserID: String?
+    /// Whether `keepUserID` was asked for (a saved user), not just the row selected at the time.
+    var selectsSavedUser = false
     /// The row to select otherwise, and where on screen to keep it.
     var selection: Int
     var screenRow: Int

@@ -69,14 +69,14 @@ extension UserListModel {
             // Nothing on screen yet, or it is for another query: load that query from the top.
             startReload(ReloadRequest(
                 action: state.value == nil ? .load : .search(searchText), search: searchText, sort: sort, filter: filter,
-                pages: firstPages, keepUserID: userID, selection: 0, screenRow: 0))
+                pages: firstPages, keepUserID: userID, selectsSavedUser: userID != nil, selection: 0, screenRow: 0))
             return
         }
         let visible = scrollOffset ..< max(scrollOffset + 1, min(listing.total, scrollOffset + pageHeight))
         startReload(ReloadRequest(
             action: .refresh, search: listing.search, sort: listing.sort, filter: listing.filter,
             pages: window.pages(covering: visible) ?? 1...1,
-            keepUserID: userID ?? selectedUser?.id, selection: selection, screenRow: selection - scrollOffset))
+            keepUserID: userID ?? selectedUser?.id, selectsSavedUser: userID != nil, selection: selection, screenRow: selection - scrollOffset))
     }
 
     /// Repeats exactly what failed: the failed reload, else every page that failed.

@@ -50,6 +50,11 @@ public final class UserListModel {
     /// Bumped by every reload started or abandoned: older answers are dropped.
     @ObservationIgnored var generation = 0
     @ObservationIgnored var reload: (request: ReloadRequest, task: TrackedTask)?
+    /// The saved user the reload in flight will select, if it was asked to.
+    public var userBeingSelected: String? {
+        guard let request = reload?.request, request.selectsSavedUser else { return nil }
+        return request.keepUserID
+    }
     /// What `retry()` repeats when the last reload failed.
     @ObservationIgnored var failedReload: ReloadRequest?
     @ObservationIgnored var searchTimer: TrackedTask?

@@ -190,6 +190,24 @@ struct AppModelTests {
         #expect(app.list.selectedUser?.name == "Zoe Quinn") // it landed on screen: selected
     }
 
+    @Test func eRightAfterACreateEditsTheNewUserWhileTheListStillReloads() async throws {
+        await started()
+        app.newUser()
+        fill(try #require(topForm), name: "Zoe Quinn", email: "zoe@example.com")
+        let reload = await repository.holdNext(.list)
+        app.confirm()
+        await reload.waitForArrivals() // created; the list's reload is held
+        #expect(app.detail.user?.name == "Zoe Quinn")
+        #expect(app.list.selectedUser?.name != "Zoe Quinn") // the row selected before, for now
+
+        app.editSelected()
+        #expect(topForm?.mode == .edit(try #require(app.detail.user)), "e edits the user the detail pane shows")
+        app.close()
+        reload.open()
+        await app.activity.waitForLoads()
+        #expect(app.list.selectedUser?.name == "Zoe Quinn")
+    }
+
     @Test func theStatusMessageGoesAwayAfterAFewSeconds() async {
         app.showStatus("Created Zoe Quinn")
         await clock.advance(by: AppModel.statusMessageDuration - .milliseconds(1))
