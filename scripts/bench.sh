@@ -5,8 +5,10 @@
 #   keys:   startup to the first full list, j x300, PageDown x30, then 5 s idle;
 #   scroll: PageDown x300 (more than 10,000 rows), for peak memory;
 #   and roster's j x300 again with "scrolling": "line", for comparison;
-#   bulk:   1,000 users marked and suspended on the embedded server, j pressed meanwhile.
+#   bulk:   1,000 users marked and suspended on the embedded server, j pressed meanwhile; and
+#           the same marks and j with no run, as the baseline the run's j is compared with.
 # scripts/bench_report.py prints the medians, the ratios to less and the targets.
+# SECTIONS=bulk runs the bulk measurements alone (SECTIONS="keys bulk" is the default).
 set -euo pipefail
 source "$(dirname "$0")/lib/server.sh"
 cd "$(dirname "$0")/.."
@@ -14,6 +16,7 @@ cd "$(dirname "$0")/.."
 BIN=${BIN:-.build/release}
 USERS=${USERS:-100000}
 RUNS=${RUNS:-3}
+SECTIONS=${SECTIONS:-keys bulk}
 TUIBENCH=${TUIBENCH:-../shared/tools/tuibench.py}
 GEN_LINES=${GEN_LINES:-$(dirname "$TUIBENCH")/gen_lines.py}
 PYTHON=${PYTHON:-python3}
@@ -53,14 +56,20 @@ bench() {
         || { cat "$workdir/$name.txt" >&2; exit 1; }
 }
 
-bench less-keys "" q 'j*300,<PgDn>*30' 5 -- less "$workdir/lines.txt"
-bench roster-keys "1 / $total" q 'j*300,<PgDn>*30' 5 -- "${roster[@]}"
-bench less-scroll "" q '<PgDn>*300' 0 -- less "$workdir/lines.txt"
-bench roster-scroll "1 / $total" q '<PgDn>*300' 0 -- "${roster[@]}"
-# For comparison, not a target: the same j x300 with "scrolling": "line" (tig's way).
-mkdir -p "$workdir/config/roster"
-echo '{ "scrolling": "line" }' >"$workdir/config/roster/roster.json"
-bench roster-line-scrolling "1 / $total" q 'j*300' 0 -- "${roster[@]}"
+report=()
+if [[ " $SECTIONS " == *" keys "* ]]; then
+    bench less-keys "" q 'j*300,<PgDn>*30' 5 -- less "$workdir/lines.txt"
+    bench roster-keys "1 / $total" q 'j*300,<PgDn>*30' 5 -- "${roster[@]}"
+    bench less-scroll "" q '<PgDn>*300' 0 -- less "$workdir/lines.txt"
+    bench roster-scroll "1 / $total" q '<PgDn>*300' 0 -- "${roster[@]}"
+    # For comparison, not a target: the same j x300 with "scrolling": "line" (tig's way).
+    mkdir -p "$workdir/config/roster"
+    echo '{ "scrolling": "line" }' >"$workdir/config/roster/roster.json"
+    bench roster-line-scrolling "1 / $total" q 'j*300' 0 -- "${roster[@]}"
+    report+=("$workdir/roster-keys.json" "$workdir/less-keys.json" "$workdir/roster-scroll.json"
+             "$workdir/less-scroll.json" "$workdir/roster-line-scrolling.json")
+fi
+[[ " $SECTIONS " == *" bulk "* ]] || { "$PYTHON" scripts/bench_report.py "${report[@]}"; exit 0; }
 
 # Bulk: Space x1000 marks the first 1,000 users, S and y suspend them, and j x$BULK_JS is
 # pressed while the run goes (each its own response window, so a quiet window of 15 ms keeps
@@ -79,13 +88,19 @@ rm -f "$workdir"/bulk.sqlite*
 for file in "$workdir"/pristine.sqlite*; do cp "\$file" "$workdir/bulk\${file#"$workdir"/pristine}"; done
 exec "$BIN/roster"
 EOF
-echo "measuring roster-bulk (Space x1000, S, y, j x$BULK_JS during the run, $RUNS runs)"
-"$PYTHON" "$TUIBENCH" --size 120x40 --runs "$RUNS" --quiet-log --marker "1 / $total" --startup-timeout 60 \
-    --env "XDG_STATE_HOME=$workdir/bulk-state" --env "XDG_CONFIG_HOME=$workdir/bulk-config" --env LANG=C.UTF-8 \
-    --quiet-ms 15 --keys "<Space>*1000,S,y,j*$BULK_JS" --idle 20 --quit-keys q --keep-samples \
-    --json "$workdir/roster-bulk.json" --dump "$workdir/roster-bulk.screen" -- sh "$workdir/bulk-roster.sh" \
-    >"$workdir/roster-bulk.txt" 2>&1 || { cat "$workdir/roster-bulk.txt" >&2; exit 1; }
+# bulk_bench NAME KEYS: one tuibench measurement of roster on the embedded server into NAME.json.
+bulk_bench() {
+    local name=$1 keys=$2
+    echo "measuring $name ($keys, $RUNS runs)"
+    "$PYTHON" "$TUIBENCH" --size 120x40 --runs "$RUNS" --quiet-log --marker "1 / $total" --startup-timeout 60 \
+        --env "XDG_STATE_HOME=$workdir/bulk-state" --env "XDG_CONFIG_HOME=$workdir/bulk-config" --env LANG=C.UTF-8 \
+        --quiet-ms 15 --keys "$keys" --idle 20 --quit-keys q --keep-samples \
+        --json "$workdir/$name.json" --dump "$workdir/$name.screen" -- sh "$workdir/bulk-roster.sh" \
+        >"$workdir/$name.txt" 2>&1 || { cat "$workdir/$name.txt" >&2; exit 1; }
+}
+# The baseline first: the same marks and j, no run (its log has no "bulk run" line).
+bulk_bench roster-bulk-rest "<Space>*1000,j*$BULK_JS"
+bulk_bench roster-bulk "<Space>*1000,S,y,j*$BULK_JS"
 
-"$PYTHON" scripts/bench_report.py "$workdir/roster-keys.json" "$workdir/less-keys.json" \
-    "$workdir/roster-scroll.json" "$workdir/less-scroll.json" "$workdir/roster-line-scrolling.json" \
-    --bulk "$workdir/roster-bulk.json" "$workdir/bulk-state/roster/roster.log"
+"$PYTHON" scripts/bench_report.py "${report[@]}" \
+    --bulk "$workdir/roster-bulk.json" "$workdir/roster-bulk-rest.json" "$workdir/bulk-state/roster/roster.log"

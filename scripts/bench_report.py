@@ -2,10 +2,12 @@
 """Prints `make bench`'s table from tuibench JSON files: roster against less, measured in one run.
 
 Usage: bench_report.py ROSTER_KEYS.json LESS_KEYS.json ROSTER_SCROLL.json LESS_SCROLL.json [ROSTER_LINE.json]
-                       [--bulk ROSTER_BULK.json ROSTER.log]
+                       [--bulk ROSTER_BULK.json ROSTER_BULK_REST.json ROSTER.log]
+       bench_report.py --bulk ROSTER_BULK.json ROSTER_BULK_REST.json ROSTER.log
 
---bulk: tuibench's JSON of the bulk measurement (Space x1000, S, y, j during the run) and the
-app's log, whose "bulk run finished" lines give each run's wall time and request count.
+--bulk: tuibench's JSON of the bulk measurement (Space x1000, S, y, j during the run), of the
+same keys with no run (the baseline, measured in the same run of the script), and the app's
+log, whose "bulk run finished" lines give each run's wall time and request count.
 
 ROSTER_LINE.json, when given, is roster's j x300 with "scrolling": "line": printed for
 comparison, with no target.
@@ -70,9 +72,11 @@ ROWS = [
 BULK_LINE = re.compile(r"bulk run (\w+): [^,]+, (\d+) of (\d+) users .*?, (\d+) requests in ([\d.]+) s")
 
 
-def bulk_report(bulk_path, log_path):
-    """The bulk figures: each run's wall time and rates from the app's log, and j meanwhile."""
+def bulk_report(bulk_path, rest_path, log_path):
+    """The bulk figures: each run's wall time and rates from the app's log, and j meanwhile,
+    against j with no run."""
     bulk = runs(bulk_path)
+    rest = [key_group(r, "j") for r in runs(rest_path)]
     finished = []
     with open(log_path, errors="replace") as handle:
         for line in handle:
@@ -106,8 +110,12 @@ def bulk_report(bulk_path, log_path):
         met = value <= limit
         if not met:
             missed.append(name)
+        baseline = median(g["latency_ms"][which] for g in rest)
         print(f"  {name:<28} {value:>9.2f} ms  {'met' if met else 'MISSED'}: <= {limit} ms"
-              f" (first burst {first_burst[which]:.2f} ms)")
+              f" (first burst {first_burst[which]:.2f} ms; with no run {baseline:.2f} ms)")
+    frames = median(g["bytes_per_key"]["median"] for g in groups)
+    frames_rest = median(g["bytes_per_key"]["median"] for g in rest)
+    print(f"  {'bytes per j, during the run':<28} {frames:>9.0f} B   (with no run {frames_rest:.0f} B)")
     inside = "inside it" if j_span < wall else "NOT all inside it"
     print(f"  {'the j keys took':<28} {j_span:>9.2f} s   of the run's {wall:.2f} s: {inside}")
     print(f"  {'Space (mark, move) median':<28} {space:>9.2f} ms")
@@ -118,10 +126,14 @@ def main():
     bulk_args = None
     if "--bulk" in sys.argv:
         index = sys.argv.index("--bulk")
-        bulk_args = sys.argv[index + 1:index + 3]
-        del sys.argv[index:index + 3]
-        if len(bulk_args) != 2:
+        bulk_args = sys.argv[index + 1:index + 4]
+        del sys.argv[index:index + 4]
+        if len(bulk_args) != 3:
             raise SystemExit(__doc__)
+    if bulk_args and len(sys.argv) == 1:
+        missed = bulk_report(*bulk_args)
+        print("\nevery target met" if not missed else f"\ntargets missed: {', '.join(missed)}")
+        return
     if len(sys.argv) not in (5, 6):
         raise SystemExit(__doc__)
     roster = figures(sys.argv[1], sys.argv[3])

@@ -112,6 +112,16 @@ public final class Activity {
         return handle
     }
 
+    /// A `MovableTimer` was armed, or fired or was disarmed: counted as timers are.
+    func timerStarted() {
+        liveTimers += 1
+    }
+
+    func timerEnded() {
+        liveTimers -= 1
+        resumeWaiters()
+    }
+
     // MARK: Spinner
 
     private func updateBusy() {

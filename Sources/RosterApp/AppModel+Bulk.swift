@@ -54,6 +54,12 @@ extension AppModel {
 
     /// `b`: the actions for the marked users, or the selected one when none is marked. During
     /// a run it says so; after one that left failures, it shows that summary again.
+    /// A key's frame is about to be drawn: a running bulk run's progress goes into it (see
+    /// `BulkRun.publishForFrame`).
+    public func foldProgressIntoFrame() {
+        bulkRun?.publishForFrame()
+    }
+
     public func openBulkMenu() {
         guard listIdle else { return }
         if isBulkRunning {

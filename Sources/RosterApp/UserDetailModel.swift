@@ -20,7 +20,10 @@ public final class UserDetailModel {
 
     @ObservationIgnored private let repository: any UserRepository
     @ObservationIgnored private let activity: Activity
+    /// The fetch of the shown user, while it runs.
     @ObservationIgnored private var work: TrackedTask?
+    /// Until the selection rests: re-armed by each move, not restarted (see `MovableTimer`).
+    @ObservationIgnored private let settle: MovableTimer
     /// Which show() the running work belongs to: a stale answer is dropped.
     @ObservationIgnored private var ticket = 0
     /// The user the pane moves to once the selection has rested, if it has not yet.
@@ -29,6 +32,7 @@ public final class UserDetailModel {
     public init(repository: any UserRepository, activity: Activity) {
         self.repository = repository
         self.activity = activity
+        settle = MovableTimer(activity: activity)
     }
 
     public var user: User? { state.value }
@@ -50,11 +54,11 @@ public final class UserDetailModel {
             cancelWork()
             if !state.isLoading { return }
         }
-        cancelWork()
+        cancelWork(keepingTimer: true)
         if state.value == nil { state = .loading(previous: user) }
         pendingUserID = user.id
         let ticket = self.ticket
-        work = activity.schedule(after: Self.settleDelay) { [weak self] in
+        settle.arm(after: Self.settleDelay) { [weak self] in
             guard let self, ticket == self.ticket else { return }
             pendingUserID = nil
             if state.value != user || !state.isLoading { state = .loading(previous: user) }
@@ -97,9 +101,12 @@ public final class UserDetailModel {
         }
     }
 
-    private func cancelWork() {
+    /// - Parameter keepingTimer: the caller arms the settle timer again at once, so it is
+    ///   moved rather than stopped and started.
+    private func cancelWork(keepingTimer: Bool = false) {
         ticket += 1
         pendingUserID = nil
+        if !keepingTimer { settle.disarm() }
         work?.cancel()
         work = nil
     }

@@ -285,6 +285,15 @@ public final class BulkRun {
 
     // MARK: Progress
 
+    /// A frame is about to be drawn for a key: it shows the counts as they are, and the
+    /// progress line's own next frame waits a whole interval from here. While keys come, the
+    /// progress rides along in their frames instead of drawing frames of its own between
+    /// them (each one more write to a terminal over SSH, and a key's answer held up).
+    public func publishForFrame() {
+        guard isActive else { return }
+        publish(now: true)
+    }
+
     /// Copies the live counts to what the screen sees: now, or at the next `progressInterval`.
     private func publish(now: Bool = false) {
         let elapsed = stopwatch.elapsed()
@@ -293,7 +302,8 @@ public final class BulkRun {
             if publishTimer == nil {
                 publishTimer = activity.schedule(after: Self.progressInterval - (elapsed - lastPublished)) { [weak self] in
                     self?.publishTimer = nil
-                    self?.publish(now: true)
+                    // Not `now`: a key's frame may have shown the counts since this was set.
+                    self?.publish()
                 }
             }
             return

@@ -42,6 +42,7 @@ public final class AppController {
             if model.isQuitRequested, exitCode == nil { exitCode = 0 }
             if exitCode != nil { return false }
         }
+        model.foldProgressIntoFrame()
         render()
         return true
     }
