@@ -88,7 +88,18 @@ extension AppModel {
     func export(to path: String) {
         let query = list.filter.applied(to: UserQuery(
             perPage: list.perPage, search: list.searchText.isEmpty ? nil : list.searchText, sort: list.sort))
-        let export = ExportModel(query: query, columns: exportColumns, destination: path, repository: repository,
+        export(query, columns: exportColumns, to: path)
+    }
+
+    /// `r` on a failed export: the same query and columns to the same file, from the start.
+    func retryExport(_ failed: ExportModel) {
+        guard failed.canRetry else { return }
+        remove(.export(failed))
+        export(failed.query, columns: failed.columns, to: failed.destination)
+    }
+
+    private func export(_ query: UserQuery, columns: [CSVColumn], to path: String) {
+        let export = ExportModel(query: query, columns: columns, destination: path, repository: repository,
                                  activity: activity, pageSize: exportPageSize)
         export.onEnd = { [weak self] export in
             guard let self, export.phase == .cancelled else { return }
@@ -103,6 +114,10 @@ extension AppModel {
         let model = ImportModel(plan: plan, repository: repository, activity: activity)
         model.onFinish = { [weak self] model in
             guard let self else { return }
+            if quitsAfterImport {
+                quit()
+                return
+            }
             if model.createdCount > 0 { list.refresh() }
         }
         push(.importer(model))

@@ -18,7 +18,7 @@ extension AppModel {
             quitKeepingDraft()
             return
         }
-        if askToQuitDuringBulk() { return }
+        if askToQuitDuringBulk() || askToQuitDuringImport() { return }
         guard let draft = unsavedDraft else {
             quit()
             return
@@ -35,6 +35,39 @@ extension AppModel {
         }
         quitQuestion = confirm
         push(.confirm(confirm))
+    }
+
+    /// The import running now, if one is.
+    public var runningImport: ImportModel? {
+        for screen in screens.reversed() {
+            if case .importer(let model) = screen, model.isRunning { return model }
+        }
+        return nil
+    }
+
+    /// Quitting during an import asks first; yes stops it, and Roster quits once the creates
+    /// in flight are answered and the report is written. Returns whether it asked.
+    func askToQuitDuringImport() -> Bool {
+        guard let running = runningImport else { return false }
+        let confirm = ConfirmModel(
+            title: "Quit during an import?",
+            message: "\(CountFormat.grouped(running.progress.done)) of \(CountFormat.grouped(running.plan.validCount)) rows sent. "
+                + "Quitting stops it: the creates in flight finish and the report is written. (Ctrl-C again quits at once, and still writes it.)",
+            confirmLabel: "Stop and quit", cancelLabel: "Keep going", isDestructive: true, activity: activity)
+        confirm.onFinish = { [weak self, weak confirm, weak running] outcome in
+            guard let self, let confirm else { return }
+            remove(.confirm(confirm))
+            guard outcome == .confirmed else { return }
+            if let running, running.isRunning {
+                quitsAfterImport = true
+                running.stop()
+            } else {
+                quit()
+            }
+        }
+        quitQuestion = confirm
+        push(.confirm(confirm))
+        return true
     }
 
     /// At start, when the last run left a draft: asks whether to open it again. `onAnswer`

@@ -68,6 +68,7 @@ public final class AppModel {
     @ObservationIgnored public var onBulkRunFinished: (@MainActor (BulkRun) -> Void)?
     /// Quit was confirmed during a bulk run: quit once its requests in flight are answered.
     @ObservationIgnored var quitsAfterBulk = false
+    @ObservationIgnored var quitsAfterImport = false
     @ObservationIgnored private var searchBeforeEditing = ""
     @ObservationIgnored private var messageExpiry: Task<Void, Never>?
     @ObservationIgnored private var nextID = 0
@@ -128,7 +129,8 @@ public final class AppModel {
         case .error(let dialog): dialog.canRetry
         case .confirm(let confirm): if case .failed = confirm.phase { true } else { false }
         case .form(let form): if case .failed = form.submission { true } else { false }
-        case .help, .choice, .export, .importer: false
+        case .help, .choice, .importer: false
+        case .export(let export): export.canRetry
         case .bulkSummary(let run): !run.failures.isEmpty || run.findError != nil
         case .prompt(let prompt): prompt.phase.isFailed
         case .picker(let picker): picker.choices.error != nil || { if case .failed = picker.phase { true } else { false } }()
@@ -185,28 +187,35 @@ public final class AppModel {
 
     // MARK: Search line
 
-    /// `/`: opens the search line holding the current search.
+    /// The groups view's search, when that view is the one searched.
+    private var searchedGroups: GroupsViewModel? { mainView == .groups ? groupsView : nil }
+
+    /// `/`: opens the search line holding the current search (of the users, or of the groups
+    /// in the groups view).
     public func startSearch() {
         guard listIdle else { return }
-        searchBeforeEditing = list.searchText
-        searchField = TextFieldState(list.searchText)
+        let current = searchedGroups?.search ?? list.searchText
+        searchBeforeEditing = current
+        searchField = TextFieldState(current)
         isSearching = true
     }
 
-    /// A keystroke in the search line; the list follows after the debounce.
+    /// A keystroke in the search line; the list follows after the debounce (the groups, a
+    /// short list, at once).
     public func editSearch(_ edit: TextEdit) {
         guard isSearching else { return }
         var field = searchField
         let changed = field.apply(edit)
         searchField = field
-        if changed { list.setSearch(field.text) }
+        guard changed else { return }
+        if let groups = searchedGroups { groups.setSearch(field.text) } else { list.setSearch(field.text) }
     }
 
     /// Enter: closes the line and searches now.
     public func commitSearch() {
         guard isSearching else { return }
         isSearching = false
-        list.applySearchNow()
+        if searchedGroups == nil { list.applySearchNow() }
     }
 
     /// Esc: closes the line and goes back to the search from before `/`.
@@ -214,13 +223,24 @@ public final class AppModel {
         guard isSearching else { return }
         isSearching = false
         searchField = TextFieldState(searchBeforeEditing)
+        if let groups = searchedGroups {
+            groups.setSearch(searchBeforeEditing)
+            return
+        }
         list.setSearch(searchBeforeEditing)
         list.applySearchNow()
     }
 
-    /// Esc on the list: drops the search in force, back to everyone.
+    /// Esc on the list: drops the search in force, back to everyone (or every group).
     public func clearSearch() {
-        guard listIdle, !list.searchText.isEmpty else { return }
+        guard listIdle else { return }
+        if let groups = searchedGroups {
+            guard !groups.search.isEmpty else { return }
+            searchField = TextFieldState()
+            groups.setSearch("")
+            return
+        }
+        guard !list.searchText.isEmpty else { return }
         searchField = TextFieldState()
         list.setSearch("")
         list.applySearchNow()
@@ -357,8 +377,10 @@ public final class AppModel {
             confirm.retry()
         case .form(let form):
             form.retry()
-        case .help, .choice, .export, .importer:
+        case .help, .choice, .importer:
             break
+        case .export(let export):
+            retryExport(export)
         case .bulkSummary(let run):
             retryBulkFailures(of: run)
         case .prompt(let prompt):

@@ -48,6 +48,11 @@ public final class ExportModel {
 
     public var isRunning: Bool { phase == .running }
 
+    /// A failed export can be run again from the start (nothing of it was kept).
+    public var canRetry: Bool {
+        if case .failed = phase { true } else { false }
+    }
+
     func start() {
         let sink: CSVFileSink
         do {

@@ -43,6 +43,8 @@ public final class ImportModel {
     @ObservationIgnored private let activity: Activity
     @ObservationIgnored private let concurrency: Int
     @ObservationIgnored private var work: TrackedTask?
+    /// Lines whose create is on its way: if Roster quits now, their outcome is not known.
+    @ObservationIgnored private var inFlightLines = Set<Int>()
 
     init(plan: ImportPlan, repository: any UserRepository, activity: Activity, concurrency: Int = ImportModel.defaultConcurrency) {
         self.plan = plan
@@ -64,9 +66,12 @@ public final class ImportModel {
     public var report: [ImportOutcome] {
         plan.rows.map { row in
             if let problem = row.problem { return ImportOutcome(line: row.line, email: row.email, kind: .invalid(reason: problem)) }
-            return outcomes[row.line] ?? ImportOutcome(line: row.line, email: row.email, kind: .notSent)
+            if let outcome = outcomes[row.line] { return outcome }
+            return ImportOutcome(line: row.line, email: row.email, kind: inFlightLines.contains(row.line) ? .unanswered : .notSent)
         }
     }
+
+    public var isRunning: Bool { phase == .running || phase == .stopping }
 
     // MARK: Scrolling the rows
 
@@ -107,9 +112,11 @@ public final class ImportModel {
                         ImportOutcome(line: row.line, email: row.email, kind: await Self.send(draft, key: key, to: repository))
                     }
                     inFlight += 1
+                    inFlightLines.insert(row.line)
                 }
                 guard inFlight > 0, let outcome = await group.next() else { break }
                 inFlight -= 1
+                inFlightLines.remove(outcome.line)
                 outcomes[outcome.line] = outcome
                 progress.advance(by: 1, at: stopwatch.elapsed())
             }
@@ -124,14 +131,29 @@ public final class ImportModel {
     }
 
     private func finish() {
+        guard phase != .finished else { return }
         phase = .finished
         work = nil
+        writeReport()
+        onFinish?(self)
+    }
+
+    /// Roster is going away mid-run (a signal, or Ctrl-C twice): the report is written now,
+    /// with the rows in flight as sent but unanswered, so what was done is not lost.
+    public func writeReportBeforeExit() {
+        guard isRunning else { return }
+        phase = .finished
+        work?.cancel()
+        work = nil
+        writeReport()
+    }
+
+    private func writeReport() {
         do {
             reportPath = try ImportReport.write(report, nextTo: plan.path)
         } catch {
             reportProblem = error.description
         }
-        onFinish?(self)
     }
 
     /// One row: looked up by email first (there already: skipped), else created with the

@@ -11,6 +11,9 @@ public struct ImportOutcome: Sendable, Equatable {
         case invalid(reason: String)
         /// The run was stopped before this row was sent.
         case notSent
+        /// Sent, but Roster quit before the answer came: it may have been created. Running the
+        /// file again settles it (the row's email is looked up first, and its key replays).
+        case unanswered
     }
 
     public var line: Int
@@ -31,6 +34,7 @@ public struct ImportOutcome: Sendable, Equatable {
         case .failed: "failed"
         case .invalid: "invalid, not sent"
         case .notSent: "not sent (stopped)"
+        case .unanswered: "sent, no answer (quit)"
         }
     }
 
@@ -41,6 +45,7 @@ public struct ImportOutcome: Sendable, Equatable {
         case .alreadyExists(let id): id ?? ""
         case .failed(let reason), .invalid(let reason): reason
         case .notSent: "run again to send it"
+        case .unanswered: "run again: it is created at most once"
         }
     }
 }

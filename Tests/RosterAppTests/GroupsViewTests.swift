@@ -26,6 +26,37 @@ struct GroupsViewTests {
         #expect(await harness.groups.callCount(.list) == 1, "opening the view again shows what was read")
     }
 
+    @Test func slashSearchesTheGroupsByNameAndEscGoesBackToEveryGroup() async {
+        let harness = await GroupsHarness(groupNames: ["Sales", "Ops", "Finance", "Sales EMEA"])
+        await harness.started()
+        await harness.openGroups()
+        harness.app.startSearch()
+        #expect(harness.app.isSearching)
+        for character in "SAL" { harness.app.editSearch(.insert(String(character))) }
+        await harness.settle()
+        #expect(harness.view.search == "SAL")
+        #expect(harness.view.groups.items.map(\.name) == ["Sales", "Sales EMEA"], "any case, on the server's side")
+        #expect(harness.app.list.searchText.isEmpty, "the users' search is left alone")
+        harness.app.commitSearch()
+        #expect(!harness.app.isSearching)
+
+        // `/` again, typed over, Esc: back to the search from before.
+        harness.app.startSearch()
+        harness.app.editSearch(.deleteToStart)
+        harness.app.editSearch(.insert("emea"))
+        await harness.settle()
+        #expect(harness.view.groups.items.map(\.name) == ["Sales EMEA"])
+        harness.app.cancelSearch()
+        await harness.settle()
+        #expect(harness.view.search == "SAL")
+        #expect(harness.view.groups.items.count == 2)
+
+        harness.app.clearSearch() // Esc in the view
+        await harness.settle()
+        #expect(harness.view.search.isEmpty)
+        #expect(harness.view.groups.items.count == 4)
+    }
+
     @Test func membersFollowTheSelectionOnceItRests() async {
         let harness = await GroupsHarness()
         await harness.started()

@@ -61,4 +61,28 @@ struct ExportModelTests {
         #expect(export.phase == .cancelled)
         #expect(folder.names.isEmpty, "Esc leaves nothing behind: \(folder.names)")
     }
+
+    @Test func rOnAFailedExportRunsTheSameQueryAgainFromTheStart() async throws {
+        defer { folder.remove() }
+        let repository = directory(5)
+        let app = AppModel(repository: repository)
+        app.start()
+        await app.activity.waitForLoads()
+        await repository.failNext(.list, with: .serverError(status: 503, ErrorBody(code: "unavailable", message: "Try later.")))
+        app.startExport()
+        app.editPathPrompt(.deleteToStart)
+        app.editPathPrompt(.insert(folder.path("out.csv")))
+        app.commitPathPrompt()
+        await app.activity.waitForLoads()
+        guard case .export(let failed) = app.topScreen else { Issue.record("no export: \(app.topScreen)"); return }
+        #expect(failed.canRetry && app.canRetry)
+        #expect(folder.names.isEmpty, "nothing was written")
+
+        app.retry() // r
+        await app.activity.waitForLoads()
+        guard case .export(let again) = app.topScreen else { Issue.record("no export: \(app.topScreen)"); return }
+        #expect(again !== failed)
+        #expect(again.phase == .finished)
+        #expect(try folder.read("out.csv").components(separatedBy: "\r\n").count - 2 == 5, "a header and five users")
+    }
 }

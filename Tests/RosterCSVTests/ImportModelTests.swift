@@ -103,6 +103,60 @@ struct ImportModelTests {
         #expect(report.components(separatedBy: "not sent (stopped)").count - 1 == 6)
     }
 
+    @Test func ctrlCDuringAnImportAsksAndYesQuitsOnceTheReportIsWritten() async throws {
+        defer { folder.remove() }
+        let repository = InMemoryUserRepository()
+        var gates: [CallGate] = []
+        for _ in 0..<4 { gates.append(await repository.holdNext(.create)) }
+        let app = AppModel(repository: repository)
+        let path = try folder.write("users.csv", hiresCSV(count: 10))
+        let model = try preview(path, app: app)
+        app.confirm()
+        for gate in gates { await gate.waitForArrivals() }
+
+        app.requestQuit() // Ctrl-C
+        guard case .confirm(let question) = app.topScreen else { Issue.record("no question: \(app.topScreen)"); return }
+        #expect(question.title == "Quit during an import?")
+        #expect(question.message.hasPrefix("0 of 10 rows sent."))
+        app.confirm()
+        #expect(!app.isQuitRequested, "it waits for the creates in flight")
+        #expect(model.phase == .stopping)
+        for gate in gates { gate.open() }
+        await app.activity.waitForLoads()
+
+        #expect(app.isQuitRequested)
+        #expect(model.createdCount == 4 && model.notSentCount == 6)
+        let report = try #require(try folder.report(for: path))
+        #expect(report.components(separatedBy: ",created,").count - 1 == 4)
+        #expect(report.components(separatedBy: "not sent (stopped)").count - 1 == 6)
+    }
+
+    @Test func quittingAtOnceMidImportStillWritesTheReportWithTheRowsInFlightUnanswered() async throws {
+        defer { folder.remove() }
+        let repository = InMemoryUserRepository()
+        let first = await repository.holdNext(.create)
+        let app = AppModel(repository: repository)
+        let path = try folder.write("users.csv", hiresCSV(count: 3))
+        let model = try preview(path, app: app)
+        app.confirm()
+        await first.waitForArrivals()
+        // The other two rows are answered; the held one is still on its way.
+        for _ in 0..<400 where model.createdCount < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(model.createdCount == 2)
+        #expect(app.runningImport === model)
+
+        model.writeReportBeforeExit() // what the front end does when a signal ends Roster
+        #expect(model.phase == .finished)
+        let report = try #require(try folder.report(for: path))
+        let lines = report.split(separator: "\r\n").map(String.init)
+        #expect(lines.count == 4, "\(report)")
+        #expect(lines.filter { $0.contains(",created,user-") }.count == 2)
+        #expect(lines.filter { $0.contains("\"sent, no answer (quit)\",run again: it is created at most once") }.count == 1, "\(report)")
+        first.open()
+        await app.activity.waitForLoads()
+        #expect(folder.names.filter { $0.contains("import-report") }.count == 1, "written once")
+    }
+
     @Test func runningTheSameFileAgainCreatesNobodyTwice() async throws {
         defer { folder.remove() }
         let repository = InMemoryUserRepository()

@@ -19,6 +19,8 @@ public final class GroupsViewModel {
     public private(set) var focus = Focus.groups
     /// The group whose members the right pane shows (or is loading).
     public private(set) var shownGroup: Group?
+    /// The search in force over the groups' names ("" lists every group).
+    public private(set) var search = ""
 
     @ObservationIgnored let repository: any GroupRepository
     @ObservationIgnored private let activity: Activity
@@ -37,9 +39,24 @@ public final class GroupsViewModel {
     public func start() {
         guard !hasStarted else { return }
         hasStarted = true
+        groups.reload(fetch(matching: search))
+    }
+
+    /// Lists the groups whose name contains `text`, in any case (the server's search); ""
+    /// lists them all. The members follow the selection as it lands.
+    public func setSearch(_ text: String) {
+        guard text != search else { return }
+        search = text
+        guard hasStarted else { return }
+        focusGroups()
+        groups.reload(fetch(matching: text))
+    }
+
+    private func fetch(matching text: String) -> PagedItems<Group>.Fetch {
         let repository = self.repository
-        groups.reload { page, perPage in
-            try await repository.list(GroupQuery(page: page, perPage: perPage))
+        let search = text.isEmpty ? nil : text
+        return { page, perPage in
+            try await repository.list(GroupQuery(page: page, perPage: perPage, search: search))
         }
     }
 

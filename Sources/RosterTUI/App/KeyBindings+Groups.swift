@@ -13,7 +13,11 @@ extension KeyBindings {
         case .character("g"), .home: model.moveInGroups(.top)
         case .character("G"), .end: model.moveInGroups(.bottom)
         case .enter, .character("l"), .right: model.moveInGroups(.members)
-        case .escape, .character("h"), .left: model.moveInGroups(.groups)
+        case .escape:
+            // Out of the members first; then Esc drops the search in force.
+            if membersFocused { model.moveInGroups(.groups) } else { model.clearSearch() }
+        case .character("h"), .left: model.moveInGroups(.groups)
+        case .character("/"): model.startSearch()
         case .tab: model.toggleMainView()
         case .character("n"): model.newGroup()
         case .character("e"), .function(2): model.renameSelectedGroup()
@@ -58,8 +62,9 @@ extension KeyBindings {
         if model.groupsView?.focus == .members {
             hints += [Hint("a", "Add member"), Hint("d", "Remove member"), Hint("Esc", "Groups"), Hint("j/k", "Move")]
         } else {
-            hints += [Hint("n", "New"), Hint("e", "Rename"), Hint("d", "Delete"), Hint("a", "Add member"),
+            hints += [Hint("/", "Search"), Hint("n", "New"), Hint("e", "Rename"), Hint("d", "Delete"), Hint("a", "Add member"),
                       Hint("Enter", "Members"), Hint("j/k", "Move")]
+            if model.groupsView?.search.isEmpty == false { hints.append(Hint("Esc", "Clear search")) }
         }
         hints.append(Hint("R", "Refresh"))
         return hints

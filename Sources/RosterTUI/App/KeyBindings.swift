@@ -117,6 +117,7 @@ enum KeyBindings {
 
     private static func exportDialog(_ key: Key, model: AppModel) {
         switch key {
+        case .character("r"): model.retry()
         case .enter: model.confirm()
         case .escape, .character("q"): model.close()
         default: break
@@ -235,9 +236,10 @@ enum KeyBindings {
             if model.canRetry { hints.insert(Hint("r", "Retry"), at: 0) }
             if !model.list.filter.isEmpty { hints.append(Hint("F", "Clear filters")) }
             // Help and Quit before the newer keys, and kept however narrow the bar.
+            // Tab is how the groups view is found at all: it comes before the list's own keys.
+            if model.hasGroups { hints.append(Hint("Tab", "Groups")) }
             if marks.isEmpty { hints.append(Hint("S", "Suspend")) }
             hints += [Hint("s", "Sort"), Hint("R", "Refresh"), Hint("?", "Help", keep: true), Hint("q", "Quit", keep: true)]
-            if model.hasGroups { hints.append(Hint("Tab", "Groups")) }
             if marks.isEmpty { hints += [Hint("Space", "Mark"), Hint("b", "Bulk")] }
             hints += [Hint("y", marks.isEmpty ? "Copy email" : "Copy emails"), Hint("t/o", "Status/role"), Hint("x", "Export"), Hint("i", "Import")]
             return hints
@@ -256,7 +258,8 @@ enum KeyBindings {
             return model.canRetry ? [Hint("r", "Retry failures"), Hint("j/k", "Scroll"), Hint("Esc", "Close")]
                 : [Hint("j/k", "Scroll"), Hint("Esc", "Close")]
         case .export(let export):
-            return export.isRunning ? [Hint("Esc", "Stop")] : [Hint("Enter", "Close")]
+            if export.isRunning { return [Hint("Esc", "Stop")] }
+            return export.canRetry ? [Hint("r", "Retry"), Hint("Esc", "Close")] : [Hint("Enter", "Close")]
         case .importer(let importer):
             switch importer.phase {
             case .preview: return [Hint("Enter", "Create"), Hint("j/k", "Scroll"), Hint("Esc", "Cancel")]

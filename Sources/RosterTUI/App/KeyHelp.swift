@@ -45,6 +45,7 @@ public enum KeyHelp {
             Hint("j  k  PgDn  PgUp", "Move in the pane with the keys"),
             Hint("Enter  l  →", "Into the members"),
             Hint("Esc  h  ←", "Back to the groups"),
+            Hint("/", "Search the groups' names; Esc clears it"),
             Hint("n", "New group"),
             Hint("e  F2", "Rename the group"),
             Hint("d  Delete", "Delete the group (asks); on a member, remove them"),

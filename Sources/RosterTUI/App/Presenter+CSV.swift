@@ -19,7 +19,7 @@ extension Presenter {
         case .cancelled:
             return DialogContent(title: "Export stopped", message: "Nothing was written.", actions: [("Esc", "Close")], isError: false)
         case .failed(let reason):
-            return DialogContent(title: "Export failed", message: reason, actions: [("Esc", "Close")], isError: true)
+            return DialogContent(title: "Export failed", message: reason, actions: [("r", "Retry"), ("Esc", "Close")], isError: true)
         }
     }
 
@@ -85,6 +85,7 @@ extension Presenter {
             case .failed(let reason): (verdict, tone) = ("✗ \(reason)", .bad)
             case .invalid(let reason): (verdict, tone) = ("✗ \(reason)", .bad)
             case .notSent: (verdict, tone) = ("· not sent", .quiet)
+            case .unanswered: (verdict, tone) = ("? sent, no answer", .quiet)
             }
         } else {
             switch model.phase {

@@ -12,11 +12,13 @@ extension Presenter {
             content.focused = model.screens.count == 1
             return content
         }
-        var groups = pane(view.groups, title: "Groups") { state in
+        let searched = view.search
+        let title = searched.isEmpty ? "Groups" : "Groups matching “\(searched)”"
+        var groups = pane(view.groups, title: title) { state in
             switch state {
             case .failed(let error, nil): "\(error.errorDescription ?? "Could not load the groups.") Press r to retry."
             case .idle, .loading(nil): "\(spinner ?? "…") Loading groups…"
-            default: "No groups yet. Press n to make one."
+            default: searched.isEmpty ? "No groups yet. Press n to make one." : "No group's name contains “\(searched)”. Esc clears the search."
             }
         }
         groups.total = view.groups.total

@@ -80,6 +80,14 @@ public enum TerminalApp {
             logger.notice("\(line)")
             FileHandle.standardError.write(Data("roster: \(line)\n".utf8))
         }
+        if let running = model.runningImport {
+            // Cut off (a signal, or Ctrl-C twice): what was done goes in the report all the same.
+            running.writeReportBeforeExit()
+            let line = "quit during an import: \(running.progress.done) of \(running.plan.validCount) rows answered; report: "
+                + (running.reportPath ?? running.reportProblem ?? "not written")
+            logger.notice("\(line)")
+            FileHandle.standardError.write(Data("roster: \(line)\n".utf8))
+        }
         if model.keepsDraftOnExit, let draft = model.unsavedDraft, let draftFile {
             draftFile.write(draft, logger: logger)
         }
