@@ -26,16 +26,22 @@ public final class Activity {
     /// Load tasks whose body has not returned, cancelled ones included: a stale answer is
     /// handled (and dropped) before `waitForLoads()` returns.
     @ObservationIgnored private var liveLoads = 0
-    @ObservationIgnored private var liveTimers = 0
+    /// Timers not yet fired nor cancelled, and when each is due (on `stopwatch`).
+    @ObservationIgnored private var timers: [Int: Duration] = [:]
+    @ObservationIgnored private var nextTimerID = 0
+    @ObservationIgnored private let stopwatch: Stopwatch
     @ObservationIgnored private var ticker: Task<Void, Never>?
     @ObservationIgnored private var waiters: [Int: (includingTimers: Bool, continuation: CheckedContinuation<Void, Never>)] = [:]
     @ObservationIgnored private var nextWaiterID = 0
 
     public init(clock: any Clock<Duration> = ContinuousClock()) {
         self.clock = clock
+        stopwatch = Stopwatch(clock: clock)
     }
 
-    /// Suspends until no load task is running. Pending timers are not waited for.
+    /// Suspends until no load task is running and no timer that is due (its clock has reached
+    /// it) has yet to run: what a due timer starts is waited for too. Timers not yet due are
+    /// not waited for.
     public func waitForLoads() async {
         await wait(includingTimers: false)
     }
@@ -102,23 +108,30 @@ public final class Activity {
     func schedule(after delay: Duration, _ body: @escaping @MainActor () -> Void) -> TrackedTask {
         let handle = TrackedTask()
         let sleep = ClockSleep.sleeper(on: clock, after: delay)
-        liveTimers += 1
+        let id = timerStarted(due: delay)
         handle.task = Task { [weak self] in
             if (try? await sleep()) != nil, !Task.isCancelled { body() }
-            guard let self else { return }
-            liveTimers -= 1
-            resumeWaiters()
+            self?.timerEnded(id)
         }
         return handle
     }
 
-    /// A `MovableTimer` was armed, or fired or was disarmed: counted as timers are.
-    func timerStarted() {
-        liveTimers += 1
+    /// A timer due `delay` from now: its id, for `timerMoved` and `timerEnded`.
+    func timerStarted(due delay: Duration) -> Int {
+        nextTimerID += 1
+        timers[nextTimerID] = stopwatch.elapsed() + delay
+        return nextTimerID
     }
 
-    func timerEnded() {
-        liveTimers -= 1
+    /// The timer is now due `delay` from now (a `MovableTimer` re-armed).
+    func timerMoved(_ id: Int, due delay: Duration) {
+        guard timers[id] != nil else { return }
+        timers[id] = stopwatch.elapsed() + delay
+    }
+
+    /// The timer fired (and its body ran) or was cancelled.
+    func timerEnded(_ id: Int) {
+        guard timers.removeValue(forKey: id) != nil else { return }
         resumeWaiters()
     }
 
@@ -149,7 +162,10 @@ public final class Activity {
     // MARK: Waiting
 
     private func isQuiet(includingTimers: Bool) -> Bool {
-        liveLoads == 0 && (!includingTimers || liveTimers == 0)
+        guard liveLoads == 0 else { return false }
+        if includingTimers { return timers.isEmpty }
+        let now = stopwatch.elapsed()
+        return !timers.values.contains { $0 <= now }
     }
 
     /// Returns when quiet, or when the waiting task is cancelled (a test's time limit), so a

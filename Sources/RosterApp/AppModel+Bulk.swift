@@ -60,6 +60,11 @@ extension AppModel {
         bulkRun?.publishForFrame()
     }
 
+    /// A key (or a click) came: a bulk run holds its next requests until the keys pause.
+    public func notePersonActing() {
+        bulkRun?.keysPressed()
+    }
+
     public func openBulkMenu() {
         guard listIdle else { return }
         if isBulkRunning {

@@ -13,6 +13,8 @@ final class MovableTimer {
     private var moment: Duration?
     private var body: (@MainActor () -> Void)?
     private var sleeper: Task<Void, Never>?
+    /// This timer's id with `activity` while armed.
+    private var timerID: Int?
 
     init(activity: Activity) {
         self.activity = activity
@@ -25,8 +27,12 @@ final class MovableTimer {
     func arm(after delay: Duration, _ body: @escaping @MainActor () -> Void) {
         self.body = body
         moment = stopwatch.elapsed() + delay
+        if let timerID {
+            activity.timerMoved(timerID, due: delay)
+        } else {
+            timerID = activity.timerStarted(due: delay)
+        }
         guard sleeper == nil else { return }
-        activity.timerStarted()
         sleep(for: delay)
     }
 
@@ -35,10 +41,15 @@ final class MovableTimer {
     func disarm() {
         moment = nil
         body = nil
-        guard let sleeper else { return }
-        sleeper.cancel()
-        self.sleeper = nil
-        activity.timerEnded()
+        sleeper?.cancel()
+        sleeper = nil
+        endTimer()
+    }
+
+    private func endTimer() {
+        guard let timerID else { return }
+        self.timerID = nil
+        activity.timerEnded(timerID)
     }
 
     private func sleep(for delay: Duration) {
@@ -62,6 +73,6 @@ final class MovableTimer {
         sleeper = nil
         // The body first: what it starts (a load) is counted before waiters hear of quiet.
         body?()
-        activity.timerEnded()
+        if self.moment == nil { endTimer() } // unless the body armed it again
     }
 }

@@ -303,4 +303,31 @@ struct BulkTests {
         await app.activity.waitForLoads()
         #expect(app.bulkRun?.progress.succeeded == 200)
     }
+
+    @Test func keysComeFirstTheRunSendsNothingNewUntilTheyPause() async throws {
+        let repository = InMemoryUserRepository(users: Self.activeUsers(40))
+        let app = await app(repository)
+        app.markAllMatching()
+        var gates: [CallGate] = []
+        for _ in 0..<4 { gates.append(await repository.holdNext(.update)) }
+        app.toggleSuspended()
+        confirm(app)
+        for gate in gates { await gate.waitForArrivals() }
+
+        app.notePersonActing() // a key, while four requests are in flight
+        for gate in gates { gate.open() }
+        for _ in 0..<1000 { await Task.yield() }
+        #expect(await repository.callCount(.update) == 4, "the ones in flight are answered; nothing new is sent")
+        #expect(app.bulkRun?.inFlight == 0)
+
+        await clock.advance(by: BulkRun.keyGrace - .milliseconds(10))
+        app.notePersonActing() // another key before the pause: the wait starts over
+        await clock.advance(by: .milliseconds(20))
+        for _ in 0..<1000 { await Task.yield() }
+        #expect(await repository.callCount(.update) == 4)
+
+        await clock.advance(by: BulkRun.keyGrace)
+        await app.activity.waitForLoads()
+        #expect(app.bulkRun?.progress.succeeded == 40, "the keys paused: the run went on")
+    }
 }

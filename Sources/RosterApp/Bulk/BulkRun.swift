@@ -33,6 +33,10 @@ public final class BulkRun {
     public nonisolated static let maximumRateLimitRetries = 5
     /// The wait after a 429 that did not say how long.
     public nonisolated static let defaultRateLimitWait: Duration = .seconds(1)
+    /// Keys outrank the run: after each key, no new request starts for this long (see
+    /// `keysPressed()`). Longer than the gap between a key's frame and the next key of a fast
+    /// typist; shorter than anyone notices a run stalling.
+    public nonisolated static let keyGrace: Duration = .milliseconds(30)
 
     public let action: BulkAction
     public private(set) var phase: Phase
@@ -68,7 +72,7 @@ public final class BulkRun {
     @ObservationIgnored private var lastPublished: Duration?
     @ObservationIgnored private var publishTimer: TrackedTask?
     @ObservationIgnored private var pausedUntil: Duration?
-    @ObservationIgnored private var pauseTimer: Task<Void, Never>?
+    @ObservationIgnored private var pauseTimer: MovableTimer
     @ObservationIgnored private var pauseWaiters: [CheckedContinuation<Void, Never>] = []
     @ObservationIgnored private var work: TrackedTask?
 
@@ -84,6 +88,7 @@ public final class BulkRun {
         self.progress = progress
         self.live = progress
         self.stopwatch = Stopwatch(clock: activity.clock)
+        self.pauseTimer = MovableTimer(activity: activity)
         if case .allMatching = scope { phase = .finding } else { phase = .running }
     }
 
@@ -243,7 +248,6 @@ public final class BulkRun {
     private func finish() {
         publishTimer?.cancel()
         publishTimer = nil
-        pauseTimer?.cancel()
         endPause()
         wasStopped = stopping
         notStarted = requeued.count + max(0, queue.count - nextIndex)
@@ -252,25 +256,33 @@ public final class BulkRun {
         onFinish?(self)
     }
 
-    // MARK: 429
+    // MARK: Pauses: 429, and keys
 
-    /// Every worker waits until `delay` from now (a later wait extends it).
-    private func pause(for delay: Duration) {
+    /// A key (or a click): the person comes first. On a machine whose cores the run keeps
+    /// busy (the embedded server, the client and the UI share them), a key otherwise waits
+    /// for the scheduler behind the run's threads: measured on two cores, j took 1.31 ms
+    /// during a run against 1.08 ms with none. The requests in flight are answered; no new
+    /// one starts until the keys pause for `keyGrace`, so a held key slows the run, which goes
+    /// on at full speed the moment the keys stop.
+    public func keysPressed() {
+        guard phase == .running || phase == .finding else { return }
+        pause(for: Self.keyGrace, rateLimited: false)
+    }
+
+    /// Every worker waits until `delay` from now (a later wait extends it; a shorter one
+    /// leaves it). The timer moves rather than restarts: keys move it many times a second.
+    private func pause(for delay: Duration, rateLimited: Bool = true) {
         let until = stopwatch.elapsed() + delay
         if let pausedUntil, pausedUntil >= until { return }
         pausedUntil = until
-        live.rateLimitedFor = delay
-        pauseTimer?.cancel()
-        let sleep = ClockSleep.sleeper(on: activity.clock, after: delay)
-        pauseTimer = Task { [weak self] in
-            guard (try? await sleep()) != nil, !Task.isCancelled else { return }
-            self?.endPause()
-        }
+        // A key's pause outlasting a 429's: the rest of the wait is the key's.
+        live.rateLimitedFor = rateLimited ? delay : nil
+        pauseTimer.arm(after: delay) { [weak self] in self?.endPause() }
     }
 
     private func endPause() {
         pausedUntil = nil
-        pauseTimer = nil
+        pauseTimer.disarm()
         live.rateLimitedFor = nil
         let waiters = pauseWaiters
         pauseWaiters = []

@@ -37,6 +37,7 @@ public final class AppController {
     /// Returns false when the app should stop (`exitCode` says how).
     @discardableResult
     public func handle(_ events: [TerminalEvent]) -> Bool {
+        if events.contains(where: \.isInput) { model.notePersonActing() }
         for event in events {
             handle(event)
             if model.isQuitRequested, exitCode == nil { exitCode = 0 }

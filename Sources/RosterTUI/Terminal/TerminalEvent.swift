@@ -37,3 +37,13 @@ public enum TerminalEvent: Hashable, Sendable {
     /// Continued after a stop (fg): the screen must be drawn again from scratch.
     case resume
 }
+
+extension TerminalEvent {
+    /// A key or a click: the person acting, whom background runs make way for.
+    var isInput: Bool {
+        switch self {
+        case .key, .mouse: true
+        default: false
+        }
+    }
+}
