@@ -17,6 +17,19 @@ struct ListPlan {
     /// that any index would return most of the table anyway.
     static let minimumIndexedSearchLength = 3
 
+    /// How many rows a page may skip and still count as quick (see `isQuick`).
+    static let quickOffsetLimit = 1000
+
+    /// Whether the list reads only a bounded number of rows whatever the directory's size: no
+    /// search, no group, a page near the start. Such lists run on the calling thread; the
+    /// others may walk many rows and go to a thread pool with a time budget (`UserStore.longRead`).
+    static func isQuick(_ listQuery: UserListQuery) -> Bool {
+        let query = listQuery.base
+        guard listQuery.group == nil, query.search.map(SortKey.of)?.isEmpty ?? true else { return false }
+        let (skipped, overflow) = (query.page - 1).multipliedReportingOverflow(by: query.perPage)
+        return !overflow && skipped <= quickOffsetLimit
+    }
+
     /// - Parameter columns: what each page row holds: `UserRow.columns`, or `users.json`.
     init(_ listQuery: UserListQuery, columns: String = UserRow.columns) {
         let query = listQuery.base
