@@ -9,11 +9,11 @@ import RosterKit
 /// transaction, the rows go in (in batches of one prepared statement), and then the indexes
 /// are built again from the very SQL the schema created them with (read back from
 /// `sqlite_master`, so the schema stays the one source), the trigram index is rebuilt in one
-/// pass and the per-(role, status) counts are summed once. All in one transaction: a reader
+/// pass and the per-(role, status) and per-gram counts are summed once. All in one transaction: a reader
 /// sees no users, then all of them, indexed.
 enum BulkLoad {
     /// The insert triggers whose work is redone in bulk afterwards.
-    private static let deferredTriggers = ["users_search_insert", "users_count_insert"]
+    private static let deferredTriggers = ["users_search_insert", "users_count_insert", "users_short_insert"]
 
     /// Inserts `users`, which must all be new (an id or email already taken fails the whole load).
     static func insert(_ users: [User], in db: Database) throws {
@@ -27,8 +27,10 @@ enum BulkLoad {
         }
 
         let statement = try db.makeStatement(sql: UserRow.insertSQL)
+        var shortCounts = ShortGramCounts()
         for user in users {
             try statement.execute(arguments: UserRow.insertArguments(user))
+            shortCounts.add(user)
         }
 
         for item in deferred {
@@ -39,5 +41,45 @@ enum BulkLoad {
             DELETE FROM users_count;
             INSERT INTO users_count(role, status, n) SELECT role, status, count(*) FROM users GROUP BY role, status;
             """)
+        try shortCounts.add(to: db)
+    }
+}
+
+/// `users_short_count`'s rows for a bulk load, counted in memory: a million users have some
+/// 90 million (user, gram) pairs, far too many to group in SQL within the seeding budget.
+private struct ShortGramCounts {
+    private struct Key: Hashable {
+        var code: ShortGrams.Code
+        /// Index of the (role, status) in `groups`.
+        var group: Int
+    }
+
+    private var groups: [(role: String, status: String)] = []
+    private var counts: [Key: Int] = [:]
+
+    mutating func add(_ user: User) {
+        let group = groupIndex(role: user.role.rawValue, status: user.status.rawValue)
+        for code in ShortGrams.codes(of: [SortKey.of(user.name), SortKey.of(user.email)]) {
+            counts[Key(code: code, group: group), default: 0] += 1
+        }
+    }
+
+    /// A few (role, status) pairs (nine for the known values), so a linear search.
+    private mutating func groupIndex(role: String, status: String) -> Int {
+        if let index = groups.firstIndex(where: { $0.role == role && $0.status == status }) { return index }
+        groups.append((role, status))
+        return groups.count - 1
+    }
+
+    /// Adds the counts to the table's (the load's users are new, so their grams add up).
+    func add(to db: Database) throws {
+        let statement = try db.makeStatement(sql: """
+            INSERT INTO users_short_count(gram, role, status, n) VALUES (?, ?, ?, ?)
+                ON CONFLICT(gram, role, status) DO UPDATE SET n = n + excluded.n
+            """)
+        for (key, count) in counts {
+            let group = groups[key.group]
+            try statement.execute(arguments: [ShortGrams.text(of: key.code), group.role, group.status, count])
+        }
     }
 }

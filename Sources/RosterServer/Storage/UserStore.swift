@@ -66,7 +66,14 @@ final class UserStore: Sendable {
         let plan = ListPlan(query, columns: "users.json")
         let total = try Int.fetchOne(db.cachedStatement(sql: plan.countSQL), arguments: plan.countArguments) ?? 0
         var page = UserJSON.PageWriter(capacity: plan.limit)
-        if plan.offset < total {
+        if plan.readsFromEnd(total: total) {
+            var rows: [[UInt8]] = []
+            rows.reserveCapacity(plan.limit)
+            try StoredText.forEachRow(of: db.cachedStatement(sql: plan.reversedPageSQL), arguments: plan.reversedPageArguments(total: total)) {
+                rows.append(Array($0))
+            }
+            for row in rows.reversed() { page.append(object: row) }
+        } else if plan.offset < total {
             try StoredText.forEachRow(of: db.cachedStatement(sql: plan.pageSQL), arguments: plan.pageArguments) {
                 page.append(object: $0)
             }
