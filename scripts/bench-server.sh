@@ -112,9 +112,10 @@ bench_call() {
     shift 4
     counts=("$@")
     [ ${#counts[@]} -gt 0 ] || counts=(1 8)
-    # A call the server refuses (e.g. 503 query_too_slow past the query budget) is reported,
-    # not measured: wrk would time the error answer.
-    if ! bytes=$(size_of "$path" "$base"); then
+    # A call the server refuses twice (e.g. 503 query_too_slow past the query budget) is
+    # reported, not measured: wrk would time the error answer. Twice, because a server's first
+    # query of a kind reads SQLite's pages cold and can run past the budget once.
+    if ! bytes=$(size_of "$path" "$base") && ! bytes=$(size_of "$path" "$base"); then
         printf '%-42s %5s   refused: %s\n' "$label" "-" "$(curl -s -H "$AUTH" "$base$path" | head -c 200)"
         return 0
     fi
@@ -219,7 +220,7 @@ printf '  /health p99 <= 5 ms while 4 connections search q=a uncached: %.2f ms, 
 printf '  seed %d users and listen <= 30 s (at 1,000,000):            %.1f s (%s)\n' "$USERS" "$seed_seconds" \
     "$(verdict "$seed_seconds <= 30")"
 for mode in cached uncached; do
-    read -r _ _ _ first_c8_ratio <<<"${results[$mode-0-8]}"
+    read -r _ _ _ first_c8_ratio _ <<<"${results[$mode-0-8]}"
     # A refused search counts as missing the target (p99 shown as 999).
     read -r _ search_p99 _ _ <<<"${results[$mode-3-1]:-0 999 0 0}"
     if [ "$mode" = cached ]; then ratio=$client_ratio; else ratio=$uncached_client_ratio; fi
