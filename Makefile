@@ -76,8 +76,12 @@ check-scim: deps
 	  $(SCIM_CHECK)/bin/python3 -m pip install --quiet --disable-pip-version-check -r scripts/scim/requirements-check.txt
 	BIN=.build/debug VENV=$(SCIM_CHECK) scripts/check-scim.sh
 
-# Release build, 100,000 demo users, wrk against four calls and the HTTP floor, and the
-# APIClient's own rate. Prints the figures and whether the targets are met.
+# Release build, $(USERS) demo users (`make bench-server USERS=1000000` for the scale targets),
+# wrk against the list, get, search and /health calls and the HTTP floor, the seed time, and the
+# APIClient's own rate. Prints the figures and whether the targets are met. DATABASE (default: a
+# new SQLite file) is passed to `roster-server --database` as given.
+USERS ?= 100000
+DATABASE ?=
 bench-server: deps
 	$(SWIFT) build -c release --product roster-server
 	$(SWIFT) build -c release --product roster-bench
@@ -89,7 +93,7 @@ bench-server: deps
 	  echo "Installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
-	BIN=.build/release scripts/bench-server.sh
+	BIN=.build/release USERS=$(USERS) DATABASE=$(DATABASE) scripts/bench-server.sh
 
 tool-deps: deps
 	@missing=""; \

@@ -53,7 +53,7 @@ struct RosterServerCommand: AsyncParsableCommand {
     var logLevel = "info"
 
     @Option(help: ArgumentHelp(
-        "Keep up to N recent list answers in memory, answered without a query; 0 turns the list cache off. The cache assumes this server is the only writer of the database file.",
+        "Keep up to N recent list answers in memory, answered without a query; 0 turns the list cache off. Writes by other servers on the same database file are seen at once.",
         valueName: "N"))
     var listCacheSize = ServerConfiguration.defaultListCacheEntries
 

@@ -40,7 +40,11 @@ struct GroupHandlers: Sendable {
     func members(_ request: Request, context: some RequestContext) async throws -> Response {
         let id = try groupID(context)
         let query = try ListQueryParsing.parse(request.uri.query).base
-        return JSONResponse.raw(try await mapped { try await store.membersEnvelope(groupID: id, query: query) })
+        do {
+            return JSONResponse.raw(try await mapped { try await store.membersEnvelope(groupID: id, query: query) })
+        } catch StoreError.queryTooSlow {
+            throw APIProblem.queryTooSlow(search: query.search)
+        }
     }
 
     func addMember(_ request: Request, context: some RequestContext) async throws -> Response {

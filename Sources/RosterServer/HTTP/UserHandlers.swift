@@ -14,13 +14,17 @@ struct UserHandlers: Sendable {
 
     func list(_ request: Request, context: some RequestContext) async throws -> Response {
         let query = try ListQueryParsing.parse(request.uri.query)
-        guard let listCache else {
-            return JSONResponse.raw(ByteBuffer(bytes: try await store.listEnvelope(query)))
+        do {
+            guard let listCache else {
+                return JSONResponse.raw(ByteBuffer(bytes: try await store.listEnvelope(query)))
+            }
+            let body = try await listCache.answer(ListResponseCache.key(query), generation: store.generation) {
+                ByteBuffer(bytes: try await store.listEnvelope(query))
+            }
+            return JSONResponse.raw(body)
+        } catch StoreError.queryTooSlow {
+            throw APIProblem.queryTooSlow(search: query.base.search)
         }
-        let body = try await listCache.answer(ListResponseCache.key(query), writes: store.writes) {
-            ByteBuffer(bytes: try await store.listEnvelope(query))
-        }
-        return JSONResponse.raw(body)
     }
 
     func get(_ request: Request, context: some RequestContext) async throws -> Response {

@@ -41,7 +41,7 @@ public enum UserAPIServer {
     ) async throws -> RunningServer {
         let document = try OpenAPIDocument.load()
         let pool = try UserDatabase.open(path: configuration.databasePath)
-        let store = UserStore(pool: pool)
+        let store = UserStore(pool: pool, queryBudget: configuration.queryBudget)
         try await Seeder.seedIfEmpty(store, count: configuration.seedCount, logger: logger)
 
         let router = Routes.makeRouter(store: store, configuration: configuration, openAPIDocument: document)

@@ -67,6 +67,7 @@ func withServer<T>(
     faults: FaultInjection = .none,
     listCacheEntries: Int = ServerConfiguration.defaultListCacheEntries,
     now: (@Sendable () -> Date)? = nil,
+    queryBudget: Duration? = nil,
     prepare: ((UserStore) async throws -> Void)? = nil,
     _ body: (TestServer) async throws -> T
 ) async throws -> T {
@@ -80,6 +81,7 @@ func withServer<T>(
     var configuration = ServerConfiguration(
         databasePath: path, token: TestServer.token, seedCount: seedCount, faults: faults, listCacheEntries: listCacheEntries)
     if let now { configuration.now = now }
+    if let queryBudget { configuration.queryBudget = queryBudget }
     let server = try await UserAPIServer.start(
         configuration,
         logger: logs.logger(label: "roster.server", level: .debug))
