@@ -46,16 +46,20 @@ enum PostgresSchema {
         }
     }
 
-    /// The users' indexes that serve reads only: dropped while `--seed` copies rows in and
-    /// built once after, which is several times faster than keeping them up row by row.
-    static let userReadIndexes: [(name: String, definition: String)] = [
+    /// Every index of `users`: dropped while `--seed` copies rows in and built once after,
+    /// which is several times faster than keeping them up row by row (a duplicate then fails
+    /// the unique index's build, and so the whole seed, instead of one insert).
+    static let userIndexes: [(name: String, definition: String)] = [
+        ("users_id", "UNIQUE INDEX users_id ON users (id)"),
+        // The unique index, not application code, decides which of two racing creates wins.
+        ("users_email_key", "UNIQUE INDEX users_email_key ON users (email_key)"),
         // One per order the list offers; descending sorts still break ties by ascending id.
-        ("users_name_asc", "ON users (name_key, id)"),
-        ("users_name_desc", "ON users (name_key DESC, id)"),
-        ("users_created_asc", "ON users (created_at, id)"),
-        ("users_created_desc", "ON users (created_at DESC, id)"),
+        ("users_name_asc", "INDEX users_name_asc ON users (name_key, id)"),
+        ("users_name_desc", "INDEX users_name_desc ON users (name_key DESC, id)"),
+        ("users_created_asc", "INDEX users_created_asc ON users (created_at, id)"),
+        ("users_created_desc", "INDEX users_created_desc ON users (created_at DESC, id)"),
         // Substring search: trigrams of the (already folded) keys, for LIKE '%…%'.
-        ("users_search", "ON users USING gin (name_key gin_trgm_ops, email_key gin_trgm_ops)"),
+        ("users_search", "INDEX users_search ON users USING gin (name_key gin_trgm_ops, email_key gin_trgm_ops)"),
     ]
 
     // Columns as in SQLite's v1. Keys and ids are COLLATE "C": byte order of their UTF-8, the
@@ -89,10 +93,7 @@ enum PostgresSchema {
             revision bigint NOT NULL DEFAULT 1
         )
         """,
-        "CREATE UNIQUE INDEX users_id ON users (id)",
-        // The unique index, not application code, decides which of two racing creates wins.
-        "CREATE UNIQUE INDEX users_email_key ON users (email_key)",
-    ] + userReadIndexes.map { "CREATE INDEX \($0.name) \($0.definition)" } + [
+    ] + userIndexes.map { "CREATE \($0.definition)" } + [
         """
         CREATE TABLE users_count (
             role text NOT NULL,

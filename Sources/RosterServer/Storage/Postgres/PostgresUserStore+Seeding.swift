@@ -2,7 +2,7 @@ import Foundation
 import PostgresNIO
 import RosterKit
 
-/// Bulk insert for `--seed`: `COPY users FROM STDIN` in one transaction, with the read indexes
+/// Bulk insert for `--seed`: `COPY users FROM STDIN` in one transaction, with the indexes
 /// dropped before and built once after (a million rows: seconds, where row-by-row index
 /// upkeep, the trigram index above all, takes minutes).
 extension PostgresUserStore {
@@ -11,7 +11,9 @@ extension PostgresUserStore {
 
     func insertAll(_ users: [User]) async throws {
         try await write { connection in
-            for index in PostgresSchema.userReadIndexes {
+            // Index builds sort in memory up to this; the default (64 MB) spills a million keys to disk.
+            try await connection.query("SET LOCAL maintenance_work_mem = '512MB'", logger: self.logger)
+            for index in PostgresSchema.userIndexes {
                 try await connection.query(PostgresQuery(unsafeSQL: "DROP INDEX IF EXISTS \(index.name)"), logger: self.logger)
             }
             try await connection.copyFrom(
@@ -34,8 +36,8 @@ extension PostgresUserStore {
                 }
                 if chunk.readableBytes > 0 { try await writer.write(chunk) }
             }
-            for index in PostgresSchema.userReadIndexes {
-                try await connection.query(PostgresQuery(unsafeSQL: "CREATE INDEX \(index.name) \(index.definition)"), logger: self.logger)
+            for index in PostgresSchema.userIndexes {
+                try await connection.query(PostgresQuery(unsafeSQL: "CREATE \(index.definition)"), logger: self.logger)
             }
             try await connection.query("ANALYZE users", logger: self.logger)
         }
