@@ -147,6 +147,8 @@ let package = Package(
                 "RosterServer", "RosterKit", "RosterKitTestSupport",
                 // To break the database under a running server (the 500 test).
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The PostgreSQL client's configuration, read from --database URLs.
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: strict
         ),

@@ -98,6 +98,27 @@ struct PostgresReplicaTests {
         }
     }
 
+    @Test("ROSTER_DATABASE names the database when --database is not given")
+    func databaseFromEnvironment() async throws {
+        let (url, name) = try await TestPostgres.shared.createDatabase()
+        let fromEnvironment = try ServerProcess(
+            arguments: ["--port", "0", "--token", Self.token, "--log-level", "warning"], environment: ["ROSTER_DATABASE": url])
+        let fromOption = try ServerProcess(arguments: ["--port", "0", "--database", url, "--token", Self.token, "--log-level", "warning"])
+        func repository(_ server: ServerProcess) async throws -> RemoteUserRepository {
+            RemoteUserRepository(client: APIClient(
+                baseURL: try await server.waitForListening(), token: Self.token, transport: TestTransport.shared,
+                retryPolicy: .never, logger: quietLogger))
+        }
+        let created = try await repository(fromEnvironment).create(UserDraft(name: "Ada", email: "ada@example.com"))
+        #expect(try await repository(fromOption).get(id: created.id) == created)
+        for server in [fromEnvironment, fromOption] {
+            server.signal(SIGTERM)
+            _ = await server.waitForExit()
+        }
+        // (On a failure above, the servers are killed as they go and the database goes with the cluster.)
+        try await TestPostgres.shared.dropDatabase(named: name)
+    }
+
     @Test("a write through one replica is in the next list through every other, list caches on")
     func writesReachOtherReplicasCaches() async throws {
         try await withReplicas(3) { replicas in
