@@ -7,9 +7,9 @@ import Testing
 /// by the next read, whatever was asked before it.
 @Suite("List freshness: every write is seen by the next list")
 struct ListFreshnessTests {
-    @Test("create, update and delete each show in the very next list of an already asked page")
-    func writesShowAtOnce() async throws {
-        try await withServer(seedCount: 30) { server in
+    @Test("create, update and delete each show in the very next list of an already asked page", arguments: Backend.allCases)
+    func writesShowAtOnce(backend: Backend) async throws {
+        try await withServer(backend: backend, seedCount: 30) { server in
             let users = server.repository()
             let everyone = UserQuery(perPage: 200)
             let search = UserQuery(search: "zzcache")
@@ -38,9 +38,9 @@ struct ListFreshnessTests {
         }
     }
 
-    @Test("a refused write changes nothing, and the list still answers the same")
-    func refusedWrite() async throws {
-        try await withServer(seedCount: 5) { server in
+    @Test("a refused write changes nothing, and the list still answers the same", arguments: Backend.allCases)
+    func refusedWrite(backend: Backend) async throws {
+        try await withServer(backend: backend, seedCount: 5) { server in
             let users = server.repository()
             let before = try await users.list(UserQuery())
             let taken = before.items[0].email
@@ -49,9 +49,9 @@ struct ListFreshnessTests {
         }
     }
 
-    @Test("readers racing a writer never see a write undone: totals only grow, and each create is in the next list")
-    func racingReadersAndWriter() async throws {
-        try await withServer(seedCount: 10) { server in
+    @Test("readers racing a writer never see a write undone: totals only grow, and each create is in the next list", arguments: Backend.allCases)
+    func racingReadersAndWriter(backend: Backend) async throws {
+        try await withServer(backend: backend, seedCount: 10) { server in
             let creates = 40
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {

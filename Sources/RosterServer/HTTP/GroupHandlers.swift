@@ -5,7 +5,7 @@ import RosterKit
 
 /// The group calls under `/api/v1/groups`: groups themselves, and who is in them.
 struct GroupHandlers: Sendable {
-    let store: UserStore
+    let store: any DirectoryStore
     /// Where "now" comes from for created_at and updated_at.
     let now: @Sendable () -> Date
 

@@ -4,9 +4,9 @@ import NIOCore
 import RosterKit
 
 /// The five user calls: parse and validate the request, ask the store, answer with the envelope.
-/// A create honours `Idempotency-Key` (see `UserStore.create(_:at:idempotency:)`).
+/// A create honours `Idempotency-Key` (see `DirectoryStore.create(_:at:idempotency:)`).
 struct UserHandlers: Sendable {
-    let store: UserStore
+    let store: any DirectoryStore
     /// Nil when the cache is off: every list call then runs its query.
     let listCache: ListResponseCache?
     /// Where "now" comes from for created_at and updated_at.
