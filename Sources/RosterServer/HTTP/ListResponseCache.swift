@@ -69,20 +69,6 @@ final class ListResponseCache: Sendable {
         return body
     }
 
-    /// The same, for a store whose generation is read from its database (`DirectoryStore`):
-    /// there other processes write too, and their commits move it.
-    func answer(
-        _ key: UserListQuery, generation: () async throws -> UInt64, load: () async throws -> ByteBuffer
-    ) async throws -> ByteBuffer {
-        let before = try await generation()
-        if let kept = lookup(key, generation: before) { return kept }
-        let body = try await load()
-        if try await generation() == before {
-            store(body, for: key, generation: before)
-        }
-        return body
-    }
-
     func lookup(_ key: UserListQuery, generation: UInt64) -> ByteBuffer? {
         state.withLock { state in
             if generation > state.generation { state.move(to: generation) }
