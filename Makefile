@@ -7,7 +7,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages the build and the tests need, each with the check that says it is there.
 APT_PACKAGES := pkg-config libncurses-dev libsqlite3-dev tmux openssl
-.PHONY: all deps build run test clean check-api check-scim bench-server bench screenshots tool-deps scim-peer
+.PHONY: all deps postgres-deps build run test clean check-api check-scim bench-server bench screenshots tool-deps scim-peer
 
 # Python for the measuring and picture-making scripts: a virtual environment under .build, so
 # nothing is installed into the system's Python.
@@ -49,7 +49,15 @@ scim-peer: deps
 	@$(SCIM_PEER)/bin/python3 -c 'import scim2_server' 2>/dev/null || \
 	  $(SCIM_PEER)/bin/python3 -m pip install --quiet --disable-pip-version-check -r scripts/scim/requirements.txt
 
-test: deps scim-peer
+# Debian's PostgreSQL server programs (initdb, pg_ctl), for the throwaway clusters the tests
+# and benches start (scripts/lib/postgres.sh) to run the store against PostgreSQL too.
+postgres-deps:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { echo "Installing: postgresql"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; }
+	@# The package starts a cluster of its own as a service; the tests never use it.
+	@scripts/lib/postgres.sh bin >/dev/null
+
+test: deps scim-peer postgres-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel --skip TransportTests
 	@# The transport's deadlines and cancels on their own: with every other suite running on two
@@ -76,8 +84,12 @@ check-scim: deps
 	  $(SCIM_CHECK)/bin/python3 -m pip install --quiet --disable-pip-version-check -r scripts/scim/requirements-check.txt
 	BIN=.build/debug VENV=$(SCIM_CHECK) scripts/check-scim.sh
 
-# Release build, 100,000 demo users, wrk against four calls and the HTTP floor, and the
-# APIClient's own rate. Prints the figures and whether the targets are met.
+# Release build, $(USERS) demo users (`make bench-server USERS=1000000` for the scale targets),
+# wrk against the list, get, search and /health calls and the HTTP floor, the seed time, and the
+# APIClient's own rate. Prints the figures and whether the targets are met. DATABASE (default: a
+# new SQLite file) is passed to `roster-server --database` as given.
+USERS ?= 100000
+DATABASE ?=
 bench-server: deps
 	$(SWIFT) build -c release --product roster-server
 	$(SWIFT) build -c release --product roster-bench
@@ -89,7 +101,7 @@ bench-server: deps
 	  echo "Installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
-	BIN=.build/release scripts/bench-server.sh
+	BIN=.build/release USERS=$(USERS) DATABASE=$(DATABASE) scripts/bench-server.sh
 
 tool-deps: deps
 	@missing=""; \

@@ -31,6 +31,8 @@ let package = Package(
         // Reading CSV files in (import). Pinned: its parser's quirks are what the import's
         // line numbers are worked out against.
         .package(url: "https://github.com/swiftcsv/SwiftCSV.git", exact: "0.10.0"),
+        // The PostgreSQL backend, for replicas: an async driver, so queries never hold a thread.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // ncursesw; shim.h wraps the macros and globals Swift cannot import. No `pkgConfig:`
@@ -89,7 +91,8 @@ let package = Package(
             dependencies: ["RosterApp", "RosterKit", "RosterCSV", "CNCursesW", "CTerminalGuard"],
             swiftSettings: strict
         ),
-        // The user API server as a library (Hummingbird + SQLite through GRDB).
+        // The user API server as a library (Hummingbird + SQLite through GRDB, or PostgreSQL
+        // through postgres-nio).
         .target(
             name: "RosterServer",
             dependencies: [
@@ -98,8 +101,13 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for reading a stored JSON column in place (`StoredText`).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                // TLS settings of a postgres:// URL's sslmode.
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // NIOThreadPool: long reads run on its threads, not the cooperative pool's.
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
@@ -141,6 +149,8 @@ let package = Package(
                 "RosterServer", "RosterKit", "RosterKitTestSupport",
                 // To break the database under a running server (the 500 test).
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The PostgreSQL client's configuration, read from --database URLs.
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: strict
         ),

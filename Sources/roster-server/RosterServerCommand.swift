@@ -8,7 +8,7 @@ import RosterServer
 struct RosterServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "roster-server",
-        abstract: "Serve Roster's user API (JSON over HTTP) from a SQLite database.",
+        abstract: "Serve Roster's user API (JSON over HTTP) from a SQLite or PostgreSQL database.",
         discussion: """
             Every /api/v1 call except /api/v1/health needs "Authorization: Bearer <token>". \
             The OpenAPI document is at /openapi.json. Request logs go to standard error. \
@@ -29,8 +29,10 @@ struct RosterServerCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on; 0 picks any free port. The URL is printed as \"listening on http://HOST:PORT\".")
     var port = 8080
 
-    @Option(help: ArgumentHelp("The SQLite database file, created with its folders when missing.", valueName: "path"))
-    var database = RosterServerCommand.defaultDatabasePath
+    @Option(help: ArgumentHelp(
+        "The SQLite database file (created with its folders when missing), or postgres://USER@HOST:PORT/DB for PostgreSQL, where any number of roster-servers can serve one directory. Defaults to $ROSTER_DATABASE, else a SQLite file in the user's data folder.",
+        valueName: "path-or-url"))
+    var database = RosterServerCommand.defaultDatabase
 
     @Option(help: ArgumentHelp(
         "The bearer token clients must send. Defaults to $ROSTER_TOKEN; without either, a random token is generated and printed once.",
@@ -53,13 +55,18 @@ struct RosterServerCommand: AsyncParsableCommand {
     var logLevel = "info"
 
     @Option(help: ArgumentHelp(
-        "Keep up to N recent list answers in memory, answered without a query; 0 turns the list cache off. The cache assumes this server is the only writer of the database file.",
+        "Keep up to N recent list answers in memory, answered without a query; 0 turns the list cache off. Writes by other servers on the same database (an SQLite file or PostgreSQL) are seen at once.",
         valueName: "N"))
     var listCacheSize = ServerConfiguration.defaultListCacheEntries
 
     /// Serves GET /api/v1/_bench/floor for `make bench-server`; not for users.
     @Flag(help: .hidden)
     var benchmarkRoutes = false
+
+    /// $ROSTER_DATABASE, else the SQLite file in the user's data folder.
+    static var defaultDatabase: String {
+        ProcessInfo.processInfo.environment["ROSTER_DATABASE"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultDatabasePath
+    }
 
     static var defaultDatabasePath: String {
         let environment = ProcessInfo.processInfo.environment

@@ -4,9 +4,9 @@ import Testing
 
 @Suite("CRUD through RemoteUserRepository")
 struct CRUDTests {
-    @Test("create, get, update, list, delete: each answer is what was stored")
-    func roundTrip() async throws {
-        try await withServer { server in
+    @Test("create, get, update, list, delete: each answer is what was stored", arguments: Backend.allCases)
+    func roundTrip(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
             let users = server.repository()
             let created = try await users.create(UserDraft(name: "  Ada Lovelace ", email: " Ada@Example.com ", role: .admin))
             #expect(created.name == "Ada Lovelace")
@@ -47,9 +47,9 @@ struct CRUDTests {
         }
     }
 
-    @Test("201 carries Location, and Location leads to the user")
-    func locationHeader() async throws {
-        try await withServer { server in
+    @Test("201 carries Location, and Location leads to the user", arguments: Backend.allCases)
+    func locationHeader(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
             let answer = try await server.raw(.post, "/api/v1/users", headers: TestServer.jsonWithAuthorization,
                                               body: .json(#"{"name":"Grace Hopper","email":"grace@example.com"}"#))
             #expect(answer.status == 201)

@@ -50,9 +50,9 @@ struct ErrorStatusTests {
         }
     }
 
-    @Test("404 for an unknown user and for an unknown route")
-    func notFound() async throws {
-        try await withServer { server in
+    @Test("404 for an unknown user and for an unknown route", arguments: Backend.allCases)
+    func notFound(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
             for (method, path) in [(HTTPMethod.get, "/api/v1/users/nobody"), (.put, "/api/v1/users/nobody"), (.delete, "/api/v1/users/nobody")] {
                 let answer = try await server.raw(method, path, headers: TestServer.jsonWithAuthorization,
                                                   body: method == .put ? .json(#"{"name":"A","email":"a@example.com"}"#) : nil)
@@ -84,9 +84,9 @@ struct ErrorStatusTests {
         }
     }
 
-    @Test("409 when the email is taken, in any case, with a field error on email")
-    func emailTaken() async throws {
-        try await withServer { server in
+    @Test("409 when the email is taken, in any case, with a field error on email", arguments: Backend.allCases)
+    func emailTaken(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
             let users = server.repository()
             let first = try await users.create(UserDraft(name: "Ana", email: "ana@example.com"))
             let other = try await users.create(UserDraft(name: "Bo", email: "bo@example.com"))

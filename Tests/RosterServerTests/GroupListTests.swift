@@ -17,10 +17,10 @@ struct GroupListTests {
         }
     }
 
-    @Test("every sort order, ties by id; pages join into the whole list")
-    func sortAndPaging() async throws {
+    @Test("every sort order, ties by id; pages join into the whole list", arguments: Backend.allCases)
+    func sortAndPaging(backend: Backend) async throws {
         let clock = SettableNow()
-        try await withServer(now: clock.function) { server in
+        try await withServer(backend: backend, now: clock.function) { server in
             // Two groups per creation time, so created_at has ties for the id to break.
             var groups: [Group] = []
             for name in ["delta", "Alpha", "charlie", "Bravo", "échelon", "foxtrot"] {
@@ -44,9 +44,9 @@ struct GroupListTests {
         }
     }
 
-    @Test("q is a case-insensitive substring of the name")
-    func search() async throws {
-        try await withServer { server in
+    @Test("q is a case-insensitive substring of the name", arguments: Backend.allCases)
+    func search(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
             for name in ["Platform Ops", "DevOps", "Design", "ÉQUIPE"] { _ = try await server.createGroup(name) }
             for (q, names) in [("ops", ["DevOps", "Platform Ops"]), ("OPS", ["DevOps", "Platform Ops"]), ("de", ["Design", "DevOps"]),
                                ("équipe", ["ÉQUIPE"]), ("zz", []), ("", ["Design", "DevOps", "Platform Ops", "ÉQUIPE"])] {
@@ -58,18 +58,18 @@ struct GroupListTests {
         }
     }
 
-    @Test("400 for a bad group list query", arguments: ["sort=email", "sort=size", "page=0", "per_page=201", "q=%FF", "page=1&page=2"])
-    func badQuery(query: String) async throws {
-        try await withServer { server in
+    @Test("400 for a bad group list query", arguments: Backend.allCases, ["sort=email", "sort=size", "page=0", "per_page=201", "q=%FF", "page=1&page=2"])
+    func badQuery(backend: Backend, query: String) async throws {
+        try await withServer(backend: backend) { server in
             let answer = try await server.call(.get, "/api/v1/groups?" + query)
             #expect(answer.status == 400)
             #expect(answer.errorEnvelope?.code == "bad_query")
         }
     }
 
-    @Test("members and users?group= list a group's users with the user list's paging, search and sort")
-    func memberLists() async throws {
-        try await withServer(seedCount: 30) { server in
+    @Test("members and users?group= list a group's users with the user list's paging, search and sort", arguments: Backend.allCases)
+    func memberLists(backend: Backend) async throws {
+        try await withServer(backend: backend, seedCount: 30) { server in
             let everyone = try await server.repository().list(UserQuery(perPage: 200)).items
             let chosen = Array(everyone.shuffled().prefix(12))
             let ops = try await server.createGroup("Ops")

@@ -17,10 +17,10 @@ struct GroupMembershipTests {
         return Set(page.items.map(\.id))
     }
 
-    @Test("PUT and DELETE one member: idempotent, answered with the group, shown on the user")
-    func oneMember() async throws {
+    @Test("PUT and DELETE one member: idempotent, answered with the group, shown on the user", arguments: Backend.allCases)
+    func oneMember(backend: Backend) async throws {
         let clock = SettableNow()
-        try await withServer(now: clock.function) { server in
+        try await withServer(backend: backend, now: clock.function) { server in
             let user = try await makeUsers(server, 1)[0]
             let ops = try await server.createGroup("Ops")
             let path = "/api/v1/groups/\(ops.id)/members/\(user.id)"
@@ -53,9 +53,9 @@ struct GroupMembershipTests {
         }
     }
 
-    @Test("POST add/remove changes many members at once; a user's groups are sorted by name")
-    func manyMembers() async throws {
-        try await withServer { server in
+    @Test("POST add/remove changes many members at once; a user's groups are sorted by name", arguments: Backend.allCases)
+    func manyMembers(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
             let users = try await makeUsers(server, 5)
             let ops = try await server.createGroup("ops")
             let admins = try await server.createGroup("Admins")
@@ -75,9 +75,9 @@ struct GroupMembershipTests {
         }
     }
 
-    @Test("422 unknown_users lists every unknown id, and nothing changes; other bad bodies are 422 or 400")
-    func unknownIDs() async throws {
-        try await withServer { server in
+    @Test("422 unknown_users lists every unknown id, and nothing changes; other bad bodies are 422 or 400", arguments: Backend.allCases)
+    func unknownIDs(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
             let users = try await makeUsers(server, 2)
             let ops = try await server.createGroup("Ops")
             let path = "/api/v1/groups/\(ops.id)/members"
@@ -115,9 +115,9 @@ struct GroupMembershipTests {
         }
     }
 
-    @Test("deleting a user takes them out of their groups in the same transaction")
-    func deletingUser() async throws {
-        try await withServer { server in
+    @Test("deleting a user takes them out of their groups in the same transaction", arguments: Backend.allCases)
+    func deletingUser(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
             let users = try await makeUsers(server, 2)
             let ops = try await server.createGroup("Ops")
             let dev = try await server.createGroup("Dev")
@@ -136,9 +136,9 @@ struct GroupMembershipTests {
         }
     }
 
-    @Test("deleting or renaming a group shows at once in its members' JSON, in gets and in cached lists")
-    func groupChangesReachUsers() async throws {
-        try await withServer { server in
+    @Test("deleting or renaming a group shows at once in its members' JSON, in gets and in cached lists", arguments: Backend.allCases)
+    func groupChangesReachUsers(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
             let users = try await makeUsers(server, 2)
             let ops = try await server.createGroup("Ops")
             let dev = try await server.createGroup("Dev")

@@ -4,18 +4,18 @@ import Testing
 
 @Suite("Groups: create, read, rename, delete, and their errors")
 struct GroupTests {
-    @Test("/api/v1/health lists the groups feature, so a client knows to offer groups")
-    func healthFeature() async throws {
-        try await withServer { server in
+    @Test("/api/v1/health lists the groups feature, so a client knows to offer groups", arguments: Backend.allCases)
+    func healthFeature(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
             let health = try await server.raw(.get, "/api/v1/health").data(HealthStatus.self)
             #expect(health.features?.contains(HealthStatus.groupsFeature) == true)
             #expect(health.features?.contains(HealthStatus.idempotencyKeyFeature) == true)
         }
     }
 
-    @Test("create, get, rename, list, delete: each answer is what was stored")
-    func roundTrip() async throws {
-        try await withServer { server in
+    @Test("create, get, rename, list, delete: each answer is what was stored", arguments: Backend.allCases)
+    func roundTrip(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
             let created = try await server.call(.post, "/api/v1/groups", #"{"name":"  Operations  "}"#)
             #expect(created.status == 201)
             let group = try created.data(Group.self)
@@ -47,9 +47,9 @@ struct GroupTests {
         }
     }
 
-    @Test("409 name_taken when another group has the name in any case; a group may keep its own")
-    func nameTaken() async throws {
-        try await withServer { server in
+    @Test("409 name_taken when another group has the name in any case; a group may keep its own", arguments: Backend.allCases)
+    func nameTaken(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
             let ops = try await server.createGroup("Ops")
             let dev = try await server.createGroup("Dev")
             for (method, path) in [(HTTPMethod.post, "/api/v1/groups"), (.put, "/api/v1/groups/\(dev.id)")] {
@@ -64,9 +64,9 @@ struct GroupTests {
         }
     }
 
-    @Test("422 for a bad name or an unknown field, 400 for a body that is not a JSON object")
-    func invalidBodies() async throws {
-        try await withServer { server in
+    @Test("422 for a bad name or an unknown field, 400 for a body that is not a JSON object", arguments: Backend.allCases)
+    func invalidBodies(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
             let group = try await server.createGroup("Ops")
             let cases: [(String, [String])] = [
                 (#"{"name":""}"#, ["name"]), (#"{"name":"   "}"#, ["name"]), (#"{}"#, ["name"]),
@@ -94,9 +94,9 @@ struct GroupTests {
         }
     }
 
-    @Test("404 for an unknown group on every group route; 405 with Allow for a wrong method; 401 without a token")
-    func unknownGroupAndMethods() async throws {
-        try await withServer { server in
+    @Test("404 for an unknown group on every group route; 405 with Allow for a wrong method; 401 without a token", arguments: Backend.allCases)
+    func unknownGroupAndMethods(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
             let user = try await server.repository().create(UserDraft(name: "Ada", email: "ada@example.com"))
             let calls: [(HTTPMethod, String, String?)] = [
                 (.get, "/api/v1/groups/nope", nil), (.put, "/api/v1/groups/nope", #"{"name":"X"}"#),

@@ -1,5 +1,6 @@
 import NIOCore
 import RosterKit
+import Synchronization
 @testable import RosterServer
 import Testing
 
@@ -67,20 +68,21 @@ struct ListResponseCacheTests {
     @Test("an answer loaded while a write committed is sent but not kept; the next call loads again")
     func writeDuringLoad() async {
         let cache = ListResponseCache()
-        let writes = WriteGeneration()
+        let writes = Atomic<UInt64>(1)
+        let generation = { writes.load(ordering: .acquiring) }
         let query = UserListQuery()
-        let raced = await cache.answer(query, writes: writes) {
-            writes.advance() // a write commits while the query runs
+        let raced = await cache.answer(query, generation: generation) {
+            writes.add(1, ordering: .releasing) // a write commits while the query runs
             return body("maybe outdated")
         }
         #expect(raced == body("maybe outdated"))
         #expect(cache.count == 0)
-        let fresh = await cache.answer(query, writes: writes) { body("fresh") }
+        let fresh = await cache.answer(query, generation: generation) { body("fresh") }
         #expect(fresh == body("fresh"))
-        let kept = await cache.answer(query, writes: writes) { body("not asked") }
+        let kept = await cache.answer(query, generation: generation) { body("not asked") }
         #expect(kept == body("fresh"))
-        writes.advance()
-        let afterWrite = await cache.answer(query, writes: writes) { body("after the write") }
+        writes.add(1, ordering: .releasing)
+        let afterWrite = await cache.answer(query, generation: generation) { body("after the write") }
         #expect(afterWrite == body("after the write"))
     }
 }

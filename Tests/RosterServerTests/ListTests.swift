@@ -23,15 +23,15 @@ private func trickyUsers() -> [User] {
     }
 }
 
-private func insertTricky(_ store: UserStore) async throws {
+private func insertTricky(_ store: any DirectoryStore) async throws {
     try await store.insertAll(trickyUsers())
 }
 
 @Suite("List: pagination, sort, search")
 struct ListTests {
-    @Test("pages cut the list in order; a page past the end is empty with the right total")
-    func pagination() async throws {
-        try await withServer(seedCount: 25) { server in
+    @Test("pages cut the list in order; a page past the end is empty with the right total", arguments: Backend.allCases)
+    func pagination(backend: Backend) async throws {
+        try await withServer(backend: backend, seedCount: 25) { server in
             let users = server.repository()
             var seen: [User] = []
             for page in 1...3 {
@@ -61,9 +61,9 @@ struct ListTests {
         }
     }
 
-    @Test("every sort orders exactly like the client's in-memory repository, ties by id", arguments: UserSort.allCases)
-    func sortMatchesClient(sort: UserSort) async throws {
-        try await withServer(prepare: insertTricky) { server in
+    @Test("every sort orders exactly like the client's in-memory repository, ties by id", arguments: Backend.allCases, UserSort.allCases)
+    func sortMatchesClient(backend: Backend, sort: UserSort) async throws {
+        try await withServer(backend: backend, prepare: insertTricky) { server in
             let reference = InMemoryUserRepository(users: trickyUsers())
             for perPage in [200, 7] {
                 var served: [User] = []
@@ -80,9 +80,9 @@ struct ListTests {
         }
     }
 
-    @Test("role and status filter, alone, together and with a search; totals match")
-    func filters() async throws {
-        try await withServer(prepare: insertTricky) { server in
+    @Test("role and status filter, alone, together and with a search; totals match", arguments: Backend.allCases)
+    func filters(backend: Backend) async throws {
+        try await withServer(backend: backend, prepare: insertTricky) { server in
             let reference = InMemoryUserRepository(users: trickyUsers())
             for role in [nil] + Role.known.map(Optional.some) {
                 for status in [nil] + Status.known.map(Optional.some) {
@@ -98,7 +98,8 @@ struct ListTests {
         }
     }
 
-    @Test("search is a case-insensitive substring of name or email, in any script", arguments: [
+    /// Each search with the names it must find, exactly.
+    static let searches: [(query: String, names: [String])] = [
         ("анна", ["АННА Иванова", "анна иванова"]),
         ("АННА", ["АННА Иванова", "анна иванова"]),
         ("ИВАНОВ", ["АННА Иванова", "анна иванова"]),
@@ -118,18 +119,20 @@ struct ListTests {
         ("\u{0}", []),
         ("anna\u{0}", []),
         ("a\u{7}", []),
-    ])
-    func search(query: String, names: [String]) async throws {
-        try await withServer(prepare: insertTricky) { server in
-            let found = try await server.repository().list(UserQuery(perPage: 200, search: query))
-            #expect(found.items.map(\.name).sorted() == names.sorted())
-            #expect(found.total == names.count)
+    ]
+
+    @Test("search is a case-insensitive substring of name or email, in any script", arguments: Backend.allCases, searches)
+    func search(backend: Backend, search: (query: String, names: [String])) async throws {
+        try await withServer(backend: backend, prepare: insertTricky) { server in
+            let found = try await server.repository().list(UserQuery(perPage: 200, search: search.query))
+            #expect(found.items.map(\.name).sorted() == search.names.sorted())
+            #expect(found.total == search.names.count)
         }
     }
 
-    @Test("search matches emails case-insensitively, short patterns included")
-    func searchEmails() async throws {
-        try await withServer(prepare: insertTricky) { server in
+    @Test("search matches emails case-insensitively, short patterns included", arguments: Backend.allCases)
+    func searchEmails(backend: Backend) async throws {
+        try await withServer(backend: backend, prepare: insertTricky) { server in
             let users = server.repository()
             let byDomain = try await users.list(UserQuery(perPage: 200, search: "EXAMPLE.ORG"))
             #expect(byDomain.total == trickyUsers().filter { $0.email.lowercased().hasSuffix("example.org") }.count)
@@ -142,9 +145,9 @@ struct ListTests {
         }
     }
 
-    @Test("search finds users in a large directory through the trigram index and the short fallback")
-    func searchLargeDirectory() async throws {
-        try await withServer(seedCount: 3000) { server in
+    @Test("search finds users in a large directory through the trigram index and the short fallback", arguments: Backend.allCases)
+    func searchLargeDirectory(backend: Backend) async throws {
+        try await withServer(backend: backend, seedCount: 3000) { server in
             let all = try await collectAll(server)
             let reference = InMemoryUserRepository(users: all)
             for search in ["анна", "Анна", "ΜΑΡΊΑ", "佐藤", "김", "Müller", "SMITH", "example.net", "a", "zh", "ng.", "@corp"] {

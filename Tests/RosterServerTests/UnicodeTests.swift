@@ -11,9 +11,9 @@ struct UnicodeTests {
         String(repeating: "ä", count: 99) + "a\u{308}",
     ]
 
-    @Test("names in every script come back byte for byte, from create, get, list and search")
-    func roundTrip() async throws {
-        try await withServer { server in
+    @Test("names in every script come back byte for byte, from create, get, list and search", arguments: Backend.allCases)
+    func roundTrip(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
             let users = server.repository()
             for (index, name) in Self.names.enumerated() {
                 let created = try await users.create(UserDraft(name: name, email: "u\(index)@example.com"))
@@ -28,9 +28,9 @@ struct UnicodeTests {
         }
     }
 
-    @Test("the body's raw bytes are the UTF-8 of the name (no escaping, no normalization)")
-    func rawBytes() async throws {
-        try await withServer { server in
+    @Test("the body's raw bytes are the UTF-8 of the name (no escaping, no normalization)", arguments: Backend.allCases)
+    func rawBytes(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
             let name = "e\u{301}lodie 佐藤"
             let body = try JSONSerialization.data(withJSONObject: ["name": name, "email": "e@example.com"])
             let answer = try await server.raw(.post, "/api/v1/users", headers: TestServer.jsonWithAuthorization, body: body)

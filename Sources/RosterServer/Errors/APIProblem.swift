@@ -94,6 +94,17 @@ extension APIProblem {
         message: "The server is unavailable right now (injected fault); try again shortly.",
         headers: [.retryAfter: "1"])
 
+    /// A list whose query ran past the store's budget (`UserStore.queryBudget`) and was stopped.
+    /// No `Retry-After`: the same list would take as long again; a longer search would not.
+    static func queryTooSlow(search: String?) -> APIProblem {
+        let message = if let search, !search.isEmpty {
+            "Searching for “\(search.prefix(20))” matches too much of the directory to answer in time; type more characters."
+        } else {
+            "This list took too long to answer; narrow it with a search or a filter."
+        }
+        return APIProblem(status: .serviceUnavailable, code: "query_too_slow", message: message)
+    }
+
     /// For an error Hummingbird raised with a status of its own (e.g. an unreadable request).
     static func status(_ status: HTTPResponse.Status) -> APIProblem {
         APIProblem(status: status, code: "http_\(status.code)", message: status.reasonPhrase)

@@ -5,7 +5,7 @@ import RosterKit
 
 /// The group calls under `/api/v1/groups`: groups themselves, and who is in them.
 struct GroupHandlers: Sendable {
-    let store: UserStore
+    let store: any DirectoryStore
     /// Where "now" comes from for created_at and updated_at.
     let now: @Sendable () -> Date
 
@@ -40,7 +40,11 @@ struct GroupHandlers: Sendable {
     func members(_ request: Request, context: some RequestContext) async throws -> Response {
         let id = try groupID(context)
         let query = try ListQueryParsing.parse(request.uri.query).base
-        return JSONResponse.raw(try await mapped { try await store.membersEnvelope(groupID: id, query: query) })
+        do {
+            return JSONResponse.raw(try await mapped { try await store.membersEnvelope(groupID: id, query: query) })
+        } catch StoreError.queryTooSlow {
+            throw APIProblem.queryTooSlow(search: query.search)
+        }
     }
 
     func addMember(_ request: Request, context: some RequestContext) async throws -> Response {

@@ -2,15 +2,17 @@ import NIOCore
 import RosterKit
 import Synchronization
 
-/// Recent list answers, as the bytes that were sent, for the store's current write generation.
+/// Recent list answers, as the bytes that were sent, for the database's current write generation.
 ///
 /// A list call is a read transaction, two statements and a page of bytes: under wrk, several
 /// times the fixed-body floor's cost per request, even with the reads kept on the calling thread. Clients ask for the same few pages over and over (the first page,
 /// the page after it, a search being typed), so those are answered from here.
 ///
-/// Staleness is ruled out by `WriteGeneration`: an answer is stored under the generation noted
-/// before its query ran, and only while that generation is still current; the first lookup or
-/// store under a newer generation empties the cache. Bounded by entries and bytes, least
+/// Staleness is ruled out by the store's `generation()`, which moves after any commit to the
+/// database by any process: an answer is stored under the generation noted before its query
+/// ran, and only while that generation is still current; the first lookup or store under a
+/// newer generation empties the cache. So several servers on one database never serve a list
+/// another one's write has outdated. Bounded by entries and bytes, least
 /// recently used out first.
 final class ListResponseCache: Sendable {
     static let defaultMaximumEntries = 256
@@ -52,15 +54,16 @@ final class ListResponseCache: Sendable {
     }
 
     /// The answer to `key`: kept, or loaded and then kept if no write committed while it loaded.
+    /// - Parameter generation: the store's `generation()`.
     func answer(
-        _ key: UserListQuery, writes: WriteGeneration, load: () async throws -> ByteBuffer
+        _ key: UserListQuery, generation current: () async throws -> UInt64, load: () async throws -> ByteBuffer
     ) async rethrows -> ByteBuffer {
         // Noted before the query runs: a write committing during it moves the generation, and
         // then what was read may be outdated, so it is sent (it was current when read) but not kept.
-        let generation = writes.current
+        let generation = try await current()
         if let kept = lookup(key, generation: generation) { return kept }
         let body = try await load()
-        if writes.current == generation {
+        if try await current() == generation {
             store(body, for: key, generation: generation)
         }
         return body

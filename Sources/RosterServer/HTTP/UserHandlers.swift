@@ -4,9 +4,9 @@ import NIOCore
 import RosterKit
 
 /// The five user calls: parse and validate the request, ask the store, answer with the envelope.
-/// A create honours `Idempotency-Key` (see `UserStore.create(_:at:idempotency:)`).
+/// A create honours `Idempotency-Key` (see `DirectoryStore.create(_:at:idempotency:)`).
 struct UserHandlers: Sendable {
-    let store: UserStore
+    let store: any DirectoryStore
     /// Nil when the cache is off: every list call then runs its query.
     let listCache: ListResponseCache?
     /// Where "now" comes from for created_at and updated_at.
@@ -14,13 +14,17 @@ struct UserHandlers: Sendable {
 
     func list(_ request: Request, context: some RequestContext) async throws -> Response {
         let query = try ListQueryParsing.parse(request.uri.query)
-        guard let listCache else {
-            return JSONResponse.raw(ByteBuffer(bytes: try await store.listEnvelope(query)))
+        do {
+            guard let listCache else {
+                return JSONResponse.raw(ByteBuffer(bytes: try await store.listEnvelope(query)))
+            }
+            let body = try await listCache.answer(ListResponseCache.key(query), generation: store.generation) {
+                ByteBuffer(bytes: try await store.listEnvelope(query))
+            }
+            return JSONResponse.raw(body)
+        } catch StoreError.queryTooSlow {
+            throw APIProblem.queryTooSlow(search: query.base.search)
         }
-        let body = try await listCache.answer(ListResponseCache.key(query), writes: store.writes) {
-            ByteBuffer(bytes: try await store.listEnvelope(query))
-        }
-        return JSONResponse.raw(body)
     }
 
     func get(_ request: Request, context: some RequestContext) async throws -> Response {

@@ -5,10 +5,10 @@ import Logging
 enum Seeder {
     /// Returns how many users were added (0 when the directory was not empty).
     @discardableResult
-    static func seedIfEmpty(_ store: UserStore, count: Int, logger: Logger) async throws -> Int {
+    static func seedIfEmpty(_ store: any DirectoryStore, count: Int, logger: Logger) async throws -> Int {
         guard count > 0, try await store.isEmpty() else { return 0 }
         let started = ContinuousClock.now
-        try await store.insertAll(DemoData.users(count: count))
+        try await store.bulkInsert(DemoData.users(count: count))
         logger.notice("seeded demo users", metadata: [
             "count": "\(count)", "duration": "\(ContinuousClock.now - started)",
         ])

@@ -7,7 +7,8 @@ public struct ServerConfiguration: Sendable {
     public var host: String
     /// The port; 0 lets the system pick a free one (see `RunningServer.url` for the result).
     public var port: Int
-    /// The SQLite file; it and its folders are created when missing.
+    /// The SQLite file (it and its folders are created when missing; `sqlite:` before it is
+    /// allowed), or a `postgres://user@host:port/database` URL (see `DatabaseLocation`).
     public var databasePath: String
     /// The bearer token every `/api/v1` call except health must carry.
     public var token: String
@@ -23,12 +24,20 @@ public struct ServerConfiguration: Sendable {
     public var benchmarkRoutes: Bool
     /// The most list answers kept in memory and answered without a query (least recently used
     /// out first; also capped at 8 MiB). 0 turns the list cache off: every list call runs its
-    /// query. The cache assumes this server is the only writer of its database file.
+    /// query. Writes by other processes on the same database are seen too: the cache follows
+    /// the database's own write generation (SQLite's `data_version`, PostgreSQL's generation
+    /// row), so it stays on with several servers.
     public var listCacheEntries: Int
+
+    /// Which database `databasePath` names.
+    public var database: DatabaseLocation { DatabaseLocation(databasePath) }
 
     /// Where the server's "now" comes from: users' times and the age of idempotency keys.
     /// Not public: tests set it (through `@testable`) to prove that keys expire after 24 hours.
     var now: @Sendable () -> Date = { Date() }
+    /// How long a list's query may run before it is stopped with a 503 (`UserStore.queryBudget`).
+    /// Not public: tests shorten it to make a search run out of time on a small directory.
+    var queryBudget = UserStore.defaultQueryBudget
 
     /// The list cache's size unless told otherwise.
     public static let defaultListCacheEntries = ListResponseCache.defaultMaximumEntries

@@ -26,7 +26,7 @@ public enum UserAPIServer {
         public var description: String { "the server stopped before it was listening" }
     }
 
-    /// Opens (or creates and migrates) the database, seeds it when asked and empty, binds, and
+    /// Opens (or creates and migrates) the database, SQLite or PostgreSQL, seeds it when asked and empty, binds, and
     /// returns once the server is listening.
     ///
     /// - Parameters:
@@ -40,11 +40,16 @@ public enum UserAPIServer {
         onListening: (@Sendable (URL) -> Void)? = nil
     ) async throws -> RunningServer {
         let document = try OpenAPIDocument.load()
-        let pool = try UserDatabase.open(path: configuration.databasePath)
-        let store = UserStore(pool: pool)
-        try await Seeder.seedIfEmpty(store, count: configuration.seedCount, logger: logger)
+        let backend = try await StoreBackend.open(configuration.database, queryBudget: configuration.queryBudget, logger: logger)
+        do {
+            try await Seeder.seedIfEmpty(backend.store, count: configuration.seedCount, logger: logger)
+        } catch {
+            await backend.close()
+            throw error
+        }
 
-        let router = Routes.makeRouter(store: store, configuration: configuration, openAPIDocument: document)
+        let router = Routes.makeRouter(
+            store: backend.store, scimStore: backend.scimStore, configuration: configuration, openAPIDocument: document)
         let (bound, listening) = AsyncStream<URL>.makeStream()
         let host = configuration.host
         let requestedPort = configuration.port
@@ -61,11 +66,14 @@ public enum UserAPIServer {
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: [app], gracefulShutdownSignals: configuration.stopsOnSignals ? [UnixSignal.sigterm, .sigint] : [], logger: logger))
         let task = Task {
-            defer {
-                listening.finish()
-                try? pool.close()
+            defer { listening.finish() }
+            do {
+                try await group.run()
+            } catch {
+                await backend.close()
+                throw error
             }
-            try await group.run()
+            await backend.close()
         }
 
         var iterator = bound.makeAsyncIterator()

@@ -5,17 +5,34 @@ import RosterKit
 /// The two statements behind one list request: the page of rows and the total.
 struct ListPlan {
     var pageSQL: String
+    /// The same page counted from the end: the order reversed, with `reversedPageArguments(total:)`.
+    var reversedPageSQL: String
     var pageArguments: StatementArguments
     var countSQL: String
     var countArguments: StatementArguments
     var offset: Int
     var limit: Int
+    /// `pageArguments` before LIMIT and OFFSET.
+    private var pageFilterArguments: [(any DatabaseValueConvertible)?]
 
     /// FTS5's trigram tokenizer indexes runs of three characters; a shorter pattern has no
     /// trigram to look up (MATCH would find nothing). Such patterns are answered by `instr` over
-    /// the key columns instead: a full scan, but of 1 or 2 characters, which match so many users
-    /// that any index would return most of the table anyway.
+    /// the key columns, walking the sort's index (1 or 2 characters match so many users that a
+    /// page fills after a few rows), with the total from `users_short_count`.
     static let minimumIndexedSearchLength = 3
+
+    /// How many rows a page may skip and still count as quick (see `isQuick`).
+    static let quickOffsetLimit = 1000
+
+    /// Whether the list reads only a bounded number of rows whatever the directory's size: no
+    /// search, no group, a page near the start. Such lists run on the calling thread; the
+    /// others may walk many rows and go to a thread pool with a time budget (`UserStore.longRead`).
+    static func isQuick(_ listQuery: UserListQuery) -> Bool {
+        let query = listQuery.base
+        guard listQuery.group == nil, query.search.map(SortKey.of)?.isEmpty ?? true else { return false }
+        let (skipped, overflow) = (query.page - 1).multipliedReportingOverflow(by: query.perPage)
+        return !overflow && skipped <= quickOffsetLimit
+    }
 
     /// - Parameter columns: what each page row holds: `UserRow.columns`, or `users.json`.
     init(_ listQuery: UserListQuery, columns: String = UserRow.columns) {
@@ -38,33 +55,57 @@ struct ListPlan {
             columns: columns, sort: query.sort, role: query.role != nil, status: query.status != nil,
             group: listQuery.group != nil, search: kind))
         pageSQL = sql.page
+        reversedPageSQL = sql.reversedPage
         countSQL = sql.count
         switch kind {
         case .everyone:
-            pageArguments = StatementArguments(filterArguments + paging)
+            pageFilterArguments = filterArguments
             countArguments = StatementArguments(filterArguments)
         case .matchesNoOne:
-            pageArguments = StatementArguments(paging)
+            pageFilterArguments = []
             countArguments = []
         case .indexed:
             let phrase: [(any DatabaseValueConvertible)?] = [Self.phrase(search)]
-            pageArguments = StatementArguments(phrase + filterArguments + paging)
+            pageFilterArguments = phrase + filterArguments
             countArguments = StatementArguments(phrase + filterArguments)
         case .scanned:
             let arguments: [(any DatabaseValueConvertible)?] = [search, search] + filterArguments
-            pageArguments = StatementArguments(arguments + paging)
-            countArguments = StatementArguments(arguments)
+            pageFilterArguments = arguments
+            countArguments = listQuery.group == nil
+                ? StatementArguments([search] + filterArguments)
+                : StatementArguments(arguments)
         }
+        pageArguments = StatementArguments(pageFilterArguments + paging)
     }
 
-    /// The two statements' text for queries of one shape; see `ListPlanSQL`.
-    static func sql(for shape: Shape) -> (page: String, count: String) {
+    /// Whether the page is nearer the end of the list than its start: then it is read in the
+    /// reversed order, from the end, so no page walks more than half the list (the last page,
+    /// `End` in the client, walks none). The total is read first, in the same transaction.
+    func readsFromEnd(total: Int) -> Bool {
+        offset < total && offset > total - offset - limit
+    }
+
+    /// The reversed page's arguments: the filters as for `pageSQL`, then how many rows and how
+    /// many to skip from the end. Its rows come last first.
+    func reversedPageArguments(total: Int) -> StatementArguments {
+        let rows = min(limit, total - offset)
+        return StatementArguments(pageFilterArguments + [rows, total - offset - rows])
+    }
+
+    /// The statements' text for queries of one shape; see `ListPlanSQL`.
+    static func sql(for shape: Shape) -> (page: String, reversedPage: String, count: String) {
+        let forward = sql(for: shape, order: orderBy(shape.sort))
+        let reversed = sql(for: shape, order: reversedOrderBy(shape.sort))
+        return (forward.page, reversed.page, forward.count)
+    }
+
+    private static func sql(for shape: Shape, order orderTerms: String) -> (page: String, count: String) {
         var filters: [String] = []
         if shape.role { filters.append("users.role = ?") }
         if shape.status { filters.append("users.status = ?") }
         if shape.group { filters.append(Self.groupFilter) }
         let columns = shape.columns
-        let order = "ORDER BY " + Self.orderBy(shape.sort) + " LIMIT ? OFFSET ?"
+        let order = "ORDER BY " + orderTerms + " LIMIT ? OFFSET ?"
 
         switch shape.search {
         case .matchesNoOne:
@@ -88,8 +129,15 @@ struct ListPlan {
                         ? "SELECT count(*) FROM users_search WHERE users_search MATCH ?"
                         : "SELECT count(*) FROM \(hits) \(filter)")
         case .scanned:
+            // The page walks the sort's index and stops after a page of matches: quick for the
+            // common letters people type first. The total comes from the per-gram counts
+            // (`ShortGrams`), except in a group, whose members are counted.
             let filter = Self.whereClause(["(instr(users.name_key, ?) > 0 OR instr(users.email_key, ?) > 0)"] + filters)
-            return ("SELECT \(columns) FROM users \(filter) \(order)", "SELECT count(*) FROM users \(filter)")
+            let gramFilter = Self.whereClause(["gram = ?"] + filters)
+            return ("SELECT \(columns) FROM users \(filter) \(order)",
+                    shape.group
+                        ? "SELECT count(*) FROM users \(filter)"
+                        : "SELECT coalesce(sum(n), 0) FROM users_short_count \(gramFilter.replacingUsersPrefix)")
         }
     }
 
@@ -116,6 +164,19 @@ struct ListPlan {
     /// exact substring match within one column. Quotes inside are doubled, FTS5's escape.
     static func phrase(_ text: String) -> String {
         "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// `orderBy` backwards, term by term: each is served by the same index as `orderBy`,
+    /// walked from its other end.
+    static func reversedOrderBy(_ sort: UserSort) -> String {
+        switch sort {
+        case .name: "users.name_key DESC, users.id DESC"
+        case .nameDescending: "users.name_key, users.id DESC"
+        case .email: "users.email_key DESC"
+        case .emailDescending: "users.email_key"
+        case .createdAt: "users.created_at DESC, users.id DESC"
+        case .createdAtDescending: "users.created_at, users.id DESC"
+        }
     }
 
     private static func whereClause(_ conditions: [String]) -> String {

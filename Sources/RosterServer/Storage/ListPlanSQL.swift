@@ -42,9 +42,9 @@ extension ListPlan {
 }
 
 final class ListPlanSQL: Sendable {
-    private let texts = Mutex<[ListPlan.Shape: (page: String, count: String)]>([:])
+    private let texts = Mutex<[ListPlan.Shape: (page: String, reversedPage: String, count: String)]>([:])
 
-    func sql(for shape: ListPlan.Shape) -> (page: String, count: String) {
+    func sql(for shape: ListPlan.Shape) -> (page: String, reversedPage: String, count: String) {
         if let known = texts.withLock({ $0[shape] }) { return known }
         let built = ListPlan.sql(for: shape)
         texts.withLock { $0[shape] = built }

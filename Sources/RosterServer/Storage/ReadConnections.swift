@@ -12,9 +12,25 @@ import Synchronization
 final class ReadConnections: Sendable {
     static let maximumIdle = 4
 
+    /// One connection and the deadline its statements check.
+    final class Connection: Sendable {
+        let queue: DatabaseQueue
+        let deadline = QueryDeadline()
+
+        init(path: String, configuration: Configuration) throws {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            queue.inDatabase { deadline.install(on: $0) }
+        }
+
+        deinit {
+            // Closed here, before `deadline` goes: the progress handler points at it.
+            try? queue.close()
+        }
+    }
+
     private let path: String
     private let configuration: Configuration
-    private let idle = Mutex<[DatabaseQueue]>([])
+    private let idle = Mutex<[Connection]>([])
 
     /// - Parameter configuration: the writer's; readers open the same file read-only with it.
     init(path: String, configuration: Configuration) {
@@ -25,14 +41,16 @@ final class ReadConnections: Sendable {
         self.configuration = configuration
     }
 
-    /// Runs `body` on one connection, on this thread, with no transaction of its own.
-    func withConnection<T>(_ body: (Database) throws -> T) throws -> T {
-        let connection = try idle.withLock { $0.popLast() } ?? DatabaseQueue(path: path, configuration: configuration)
+    /// Runs `body` on one connection, on this thread, with no transaction of its own. The
+    /// connection's deadline is clear when `body` starts and is cleared again after it.
+    func withConnection<T>(_ body: (Database, QueryDeadline) throws -> T) throws -> T {
+        let connection = try idle.withLock { $0.popLast() } ?? Connection(path: path, configuration: configuration)
         defer {
+            connection.deadline.clear()
             idle.withLock { idle in
                 if idle.count < Self.maximumIdle { idle.append(connection) }
             }
         }
-        return try connection.inDatabase(body)
+        return try connection.queue.inDatabase { db in try body(db, connection.deadline) }
     }
 }

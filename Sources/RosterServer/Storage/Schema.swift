@@ -17,6 +17,9 @@ enum Schema {
         migrator.registerMigration("v4: SCIM user names, documents and versions") { db in
             try db.execute(sql: v4)
         }
+        migrator.registerMigration("v5: counts of users by one- and two-character substring") { db in
+            try db.execute(sql: v5)
+        }
         return migrator
     }
 
@@ -176,5 +179,41 @@ enum Schema {
             CASE WHEN scim IS NULL THEN status = 'active' ELSE json_extract(scim, '$.active') END);
         ALTER TABLE groups ADD COLUMN scim TEXT;
         ALTER TABLE groups ADD COLUMN revision INTEGER NOT NULL DEFAULT 1;
+        """
+
+    // The total of a search too short for the trigram index, without reading every user: per
+    // one- or two-character gram of the folded keys and per (role, status), how many users have
+    // it (`ShortGrams`; `short_grams` is registered on every connection the store opens).
+    // Rows that fall to 0 stay: a later user with that gram reuses them.
+    private static let v5 = """
+        CREATE TABLE users_short_count (
+            gram TEXT NOT NULL,
+            role TEXT NOT NULL,
+            status TEXT NOT NULL,
+            n INTEGER NOT NULL,
+            PRIMARY KEY (gram, role, status)
+        ) WITHOUT ROWID;
+        CREATE TRIGGER users_short_insert AFTER INSERT ON users BEGIN
+            INSERT INTO users_short_count(gram, role, status, n)
+                SELECT value, new.role, new.status, 1 FROM json_each(short_grams(new.name_key, new.email_key)) WHERE true
+                ON CONFLICT(gram, role, status) DO UPDATE SET n = n + 1;
+        END;
+        CREATE TRIGGER users_short_delete AFTER DELETE ON users BEGIN
+            UPDATE users_short_count SET n = n - 1
+                WHERE role = old.role AND status = old.status
+                  AND gram IN (SELECT value FROM json_each(short_grams(old.name_key, old.email_key)));
+        END;
+        CREATE TRIGGER users_short_update AFTER UPDATE OF name_key, email_key, role, status ON users BEGIN
+            UPDATE users_short_count SET n = n - 1
+                WHERE role = old.role AND status = old.status
+                  AND gram IN (SELECT value FROM json_each(short_grams(old.name_key, old.email_key)));
+            INSERT INTO users_short_count(gram, role, status, n)
+                SELECT value, new.role, new.status, 1 FROM json_each(short_grams(new.name_key, new.email_key)) WHERE true
+                ON CONFLICT(gram, role, status) DO UPDATE SET n = n + 1;
+        END;
+        INSERT INTO users_short_count(gram, role, status, n)
+            SELECT grams.value, users.role, users.status, count(*)
+            FROM users, json_each(short_grams(users.name_key, users.email_key)) AS grams
+            GROUP BY grams.value, users.role, users.status;
         """
 }

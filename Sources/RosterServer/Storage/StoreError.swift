@@ -18,4 +18,6 @@ enum StoreError: Error, Equatable {
     case userNameTaken
     /// `If-Match` named a version the resource no longer has.
     case versionMismatch
+    /// A read ran past the store's query budget and was stopped.
+    case queryTooSlow
 }

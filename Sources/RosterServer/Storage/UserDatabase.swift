@@ -14,6 +14,8 @@ enum UserDatabase {
             // 201 means the row is on disk: neither a killed process nor a lost machine undoes it.
             try db.execute(sql: "PRAGMA synchronous = FULL")
             db.add(function: SQLFunctions.fold())
+            // The users_short_count triggers (Schema v5) call it on every write.
+            db.add(function: ShortGrams.sqlFunction())
         }
         let pool = try DatabasePool(path: url.path, configuration: configuration)
         try Schema.migrator.migrate(pool)

@@ -20,9 +20,14 @@ enum UserRow {
         """
 
     static func insertArguments(_ user: User) -> StatementArguments {
+        insertArguments(user, nameKey: SortKey.of(user.name), emailKey: SortKey.of(user.email))
+    }
+
+    /// With the folded keys already made (a bulk load needs them twice).
+    static func insertArguments(_ user: User, nameKey: String, emailKey: String) -> StatementArguments {
         [user.id, user.name, user.email, user.role.rawValue, user.status.rawValue,
          Milliseconds.of(user.createdAt), Milliseconds.of(user.updatedAt),
-         SortKey.of(user.name), SortKey.of(user.email), UserJSON.objectText(user)]
+         nameKey, emailKey, UserJSON.objectText(user)]
     }
 
     static let updateSQL = """

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NIOPosix
 import RosterKit
 
 /// The user directory on SQLite. Drafts arrive validated and normalized; the store decides only
@@ -8,16 +9,34 @@ final class UserStore: Sendable {
     let pool: DatabasePool
     /// Where reads run; see `read(_:)`.
     private let readers: ReadConnections
-    /// Moves after every write; see `write(_:)`.
-    let writes = WriteGeneration()
+    /// Moves after every commit to the file, by any process; see `generation()`.
+    private let generations: DatabaseGeneration
 
-    init(pool: DatabasePool) {
+    /// How long a long read (`longRead`) may run before it is stopped.
+    let queryBudget: Duration
+    /// Long enough for any list a person pages through at a million users (a deep page, a
+    /// search of three characters or more, a prefix-served short search); a scan for a rare
+    /// one- or two-character pattern at that size takes longer and is better typed out.
+    static let defaultQueryBudget = Duration.milliseconds(250)
+
+    init(pool: DatabasePool, queryBudget: Duration = UserStore.defaultQueryBudget) {
         self.pool = pool
+        self.queryBudget = queryBudget
         self.readers = ReadConnections(path: pool.path, configuration: pool.configuration)
+        self.generations = DatabaseGeneration(path: pool.path, configuration: pool.configuration)
     }
 
-    convenience init(path: String) throws {
-        self.init(pool: try UserDatabase.open(path: path))
+    convenience init(path: String, queryBudget: Duration = UserStore.defaultQueryBudget) throws {
+        self.init(pool: try UserDatabase.open(path: path), queryBudget: queryBudget)
+    }
+
+    /// The database's write generation: it moves after every write that committed, whichever
+    /// process made it, and a call that starts after a commit returned sees the move. A reader
+    /// that notes it before reading and finds it unchanged afterwards knows no write committed
+    /// in between, which is what lets `ListResponseCache` keep answers without ever serving
+    /// one a write has outdated, even with other servers writing to the same file.
+    func generation() async throws -> UInt64 {
+        try generations.current()
     }
 
     /// A page of users, decoded from the stored JSON as a client would read it (for tests and
@@ -30,13 +49,14 @@ final class UserStore: Sendable {
 
     /// The API's answer to a list call: the envelope of the page, from the stored JSON of its users.
     func listEnvelope(_ query: UserListQuery) async throws -> [UInt8] {
-        try read { db in try Self.listEnvelope(query, in: db) }
+        guard ListPlan.isQuick(query) else { return try await longRead { db in try Self.listEnvelope(query, in: db) } }
+        return try read { db in try Self.listEnvelope(query, in: db) }
     }
 
     /// The members of a group, as a list call's envelope.
     /// - Throws: `StoreError.groupNotFound` when no group has that id.
     func membersEnvelope(groupID: String, query: UserQuery) async throws -> [UInt8] {
-        try read { db in
+        try await longRead { db in
             guard try GroupRow.fetchWithSeq(id: groupID, in: db) != nil else { throw StoreError.groupNotFound }
             return try Self.listEnvelope(UserListQuery(query, group: groupID), in: db)
         }
@@ -46,7 +66,14 @@ final class UserStore: Sendable {
         let plan = ListPlan(query, columns: "users.json")
         let total = try Int.fetchOne(db.cachedStatement(sql: plan.countSQL), arguments: plan.countArguments) ?? 0
         var page = UserJSON.PageWriter(capacity: plan.limit)
-        if plan.offset < total {
+        if plan.readsFromEnd(total: total) {
+            var rows: [[UInt8]] = []
+            rows.reserveCapacity(plan.limit)
+            try StoredText.forEachRow(of: db.cachedStatement(sql: plan.reversedPageSQL), arguments: plan.reversedPageArguments(total: total)) {
+                rows.append(Array($0))
+            }
+            for row in rows.reversed() { page.append(object: row) }
+        } else if plan.offset < total {
             try StoredText.forEachRow(of: db.cachedStatement(sql: plan.pageSQL), arguments: plan.pageArguments) {
                 page.append(object: $0)
             }
@@ -84,7 +111,7 @@ final class UserStore: Sendable {
     /// - Throws: `StoreError.idempotencyKeyReused` when the key came with another body.
     func create(_ draft: UserDraft, at now: Date, idempotency request: IdempotentRequest) async throws -> CreateResult {
         let milliseconds = Milliseconds.of(now)
-        return try await write(changedUsers: { $0.isCreated }) { db in
+        return try await write { db in
             try IdempotencyRecord.purgeExpired(atMilliseconds: milliseconds, in: db)
             if let first = try IdempotencyRecord.answer(to: request, atMilliseconds: milliseconds, in: db) {
                 return .replayed(first)
@@ -170,49 +197,58 @@ final class UserStore: Sendable {
         }
     }
 
-    /// Every read goes through here: it runs on the calling thread (`ReadConnections`). GRDB's
-    /// async read hops to a queue that waits for a free reader, then to that reader's queue,
-    /// then back; under wrk those thread switches cost more than the query (perf: a third of the
-    /// time in the kernel, mostly futex waits). A read holds a cooperative thread for the
-    /// query's length (well under a millisecond for a page) but never awaits and never waits
-    /// for a connection, so it cannot starve the pool into a deadlock.
+    /// Inserts many new users (ids, times and all) in one transaction, building the indexes
+    /// once at the end instead of row by row (`BulkLoad`): for seeding.
+    func bulkInsert(_ users: [User]) async throws {
+        try await write { db in try BulkLoad.insert(users, in: db) }
+    }
+
+    /// Every quick read goes through here: it runs on the calling thread (`ReadConnections`).
+    /// GRDB's async read hops to a queue that waits for a free reader, then to that reader's
+    /// queue, then back; under wrk those thread switches cost more than the query (perf: a third
+    /// of the time in the kernel, mostly futex waits). So a read that is known to be short (a key
+    /// lookup, a first page) holds a cooperative thread for well under a millisecond, never
+    /// awaits and never waits for a connection, so it cannot starve the pool into a deadlock.
+    /// Anything that may walk many rows goes through `longRead` instead.
     ///
     /// The transaction is ours, from cached statements: a list reads the total and the page in
     /// one snapshot, as `pool.read` would, but GRDB's BEGIN and COMMIT are parsed anew each time
     /// (3% of a first page's time under wrk).
     func read<T>(_ value: (Database) throws -> T) throws -> T {
-        try readers.withConnection { db in
+        try read(budget: nil, value)
+    }
+
+    /// A read that may walk many rows (a short search, a deep page, a count over a group): on
+    /// a thread of NIO's blocking pool, so the cooperative threads stay free for quick calls
+    /// (`/health`, gets, first pages), and stopped once it has run for `queryBudget`.
+    /// - Throws: `StoreError.queryTooSlow` when the budget ran out.
+    func longRead<T: Sendable>(_ value: @Sendable @escaping (Database) throws -> T) async throws -> T {
+        let budget = queryBudget
+        return try await NIOThreadPool.singleton.runIfActive { try self.read(budget: budget, value) }
+    }
+
+    private func read<T>(budget: Duration?, _ value: (Database) throws -> T) throws -> T {
+        try readers.withConnection { db, deadline in
             try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
+            if let budget { deadline.set(after: budget) }
             do {
                 let result = try value(db)
+                deadline.clear()
                 try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
                 return result
             } catch {
+                deadline.clear()
                 if db.isInsideTransaction { try? db.rollback() }
+                if QueryDeadline.isInterruption(error) { throw StoreError.queryTooSlow }
                 throw error
             }
         }
     }
 
-    /// Every write goes through here, so the write generation moves after each one that may
-    /// have changed a user. A refusal (`StoreError`) is thrown before anything is written and
-    /// its transaction rolls back, so it leaves the generation (and cached answers) alone; any
-    /// other failure might have come after the commit, so it counts as a write.
-    /// - Parameter changedUsers: false for a result that wrote no user (a replayed create):
-    ///   the cached lists are still the current answers.
-    func write<T: Sendable>(
-        changedUsers: (T) -> Bool = { _ in true }, _ updates: @Sendable @escaping (Database) throws -> T
-    ) async throws -> T {
-        do {
-            let result = try await pool.write(updates)
-            if changedUsers(result) { writes.advance() }
-            return result
-        } catch let refusal as StoreError {
-            throw refusal
-        } catch {
-            writes.advance()
-            throw error
-        }
+    /// Every write goes through here: one transaction on the pool's writer. Once it commits,
+    /// `generation()` has moved in every process; a refusal rolls back and moves nothing.
+    func write<T: Sendable>(_ updates: @Sendable @escaping (Database) throws -> T) async throws -> T {
+        try await pool.write(updates)
     }
 }
 
@@ -222,8 +258,4 @@ enum CreateResult: Sendable {
     case created(User)
     /// The key's first answer, again; nothing was written.
     case replayed(IdempotentAnswer)
-
-    var isCreated: Bool {
-        if case .created = self { true } else { false }
-    }
 }

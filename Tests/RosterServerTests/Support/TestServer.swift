@@ -60,38 +60,65 @@ struct RawAnswer: Sendable {
     }
 }
 
+/// The database a test server keeps its directory in: the contract tests run on both.
+enum Backend: String, CaseIterable, Sendable, CustomStringConvertible {
+    case sqlite, postgres
+    var description: String { rawValue }
+}
+
 /// Starts a server for the body and always stops it and deletes its database afterwards.
+/// `prepare` works on the store before the server opens it.
 @discardableResult
 func withServer<T>(
+    backend: Backend = .sqlite,
     seedCount: Int = 0,
     faults: FaultInjection = .none,
     listCacheEntries: Int = ServerConfiguration.defaultListCacheEntries,
     now: (@Sendable () -> Date)? = nil,
-    prepare: ((UserStore) async throws -> Void)? = nil,
+    queryBudget: Duration? = nil,
+    prepare: ((any DirectoryStore) async throws -> Void)? = nil,
     _ body: (TestServer) async throws -> T
 ) async throws -> T {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-server-tests-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: directory) }
-    let path = directory.appendingPathComponent("users.sqlite").path
-    if let prepare {
-        try await prepare(try UserStore(path: path))
+    var database = directory.appendingPathComponent("users.sqlite").path
+    var postgresName: String?
+    switch backend {
+    case .sqlite:
+        if let prepare {
+            try await prepare(try UserStore(path: database))
+        }
+    case .postgres:
+        (database, postgresName) = try await TestPostgres.shared.createDatabase()
+        if let prepare {
+            let opened = try await PostgresDatabase.open(url: database, logger: quietLogger)
+            do {
+                try await prepare(PostgresUserStore(database: opened))
+            } catch {
+                await opened.close()
+                throw error
+            }
+            await opened.close()
+        }
     }
     let logs = LogRecorder()
     var configuration = ServerConfiguration(
-        databasePath: path, token: TestServer.token, seedCount: seedCount, faults: faults, listCacheEntries: listCacheEntries)
+        databasePath: database, token: TestServer.token, seedCount: seedCount, faults: faults, listCacheEntries: listCacheEntries)
     if let now { configuration.now = now }
+    if let queryBudget { configuration.queryBudget = queryBudget }
     let server = try await UserAPIServer.start(
         configuration,
         logger: logs.logger(label: "roster.server", level: .debug))
     let testServer = TestServer(server: server, directory: directory, logs: logs)
+    let result: Result<T, any Error>
     do {
-        let result = try await body(testServer)
-        await server.shutdown()
-        return result
+        result = .success(try await body(testServer))
     } catch {
-        await server.shutdown()
-        throw error
+        result = .failure(error)
     }
+    await server.shutdown()
+    if let postgresName { try? await TestPostgres.shared.dropDatabase(named: postgresName) }
+    return try result.get()
 }
 
 /// For clients in tests: their request logs would only bury the test output.

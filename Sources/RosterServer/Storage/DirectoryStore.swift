@@ -1,0 +1,44 @@
+import Foundation
+import RosterKit
+
+/// What the Roster API's handlers ask of a directory, whatever database holds it: SQLite
+/// (`UserStore`, the embedded default) or PostgreSQL (`PostgresUserStore`, for replicas).
+/// Drafts arrive validated and normalized; a store decides only what its database must decide.
+/// Refusals are `StoreError`s; anything else is a database failure (a 500).
+protocol DirectoryStore: Sendable {
+    /// The API's answer to a list call: the envelope of the page.
+    func listEnvelope(_ query: UserListQuery) async throws -> [UInt8]
+    /// The members of a group, as a list call's envelope; `groupNotFound` when no group has that id.
+    func membersEnvelope(groupID: String, query: UserQuery) async throws -> [UInt8]
+    /// The API's answer to a get call; `notFound` when no user has that id.
+    func getEnvelope(id: String) async throws -> [UInt8]
+
+    func create(_ draft: UserDraft, at now: Date) async throws -> User
+    /// A create sent with an `Idempotency-Key`: the key's first answer again when it was already
+    /// used with the same body within its lifetime, otherwise a new user whose key record is
+    /// written in the same transaction. Of creates racing with one key, in any process, exactly
+    /// one inserts. `idempotencyKeyReused` when the key came with another body.
+    func create(_ draft: UserDraft, at now: Date, idempotency request: IdempotentRequest) async throws -> CreateResult
+    /// The first answer to a live key, or nil when the key is new or expired.
+    func firstAnswer(to request: IdempotentRequest, at now: Date) async throws -> IdempotentAnswer?
+    func update(id: String, with draft: UserDraft, at now: Date) async throws -> User
+    /// Removes the user and, in the same transaction, their memberships.
+    func delete(id: String) async throws -> User
+
+    func isEmpty() async throws -> Bool
+    /// Inserts users as given (ids, times and all): the demo data.
+    func insertAll(_ users: [User]) async throws
+
+    func groups(_ query: GroupQuery) async throws -> Page<Group>
+    func group(id: String) async throws -> Group
+    func createGroup(_ draft: GroupDraft, at now: Date) async throws -> Group
+    func renameGroup(id: String, to draft: GroupDraft, at now: Date) async throws -> Group
+    func deleteGroup(id: String) async throws -> Group
+    func setMembership(of userID: String, in groupID: String, isMember: Bool, at now: Date) async throws -> Group
+    func changeMembers(of groupID: String, _ change: MembershipChange, at now: Date) async throws -> Group
+
+    /// A number that moves after every committed write by any process on the database, read so
+    /// that a request starting after a commit sees the moved value. A list answer kept under
+    /// one generation is current for as long as the generation has not moved.
+    func generation() async throws -> UInt64
+}

@@ -1,0 +1,207 @@
+import PostgresNIO
+
+/// The PostgreSQL schema, as numbered migrations recorded in `roster_schema_versions`; the
+/// same tables as SQLite's `Schema`, in PostgreSQL's dialect. A migration, once released,
+/// never changes. Each is a list of statements (the driver sends one statement per query).
+enum PostgresSchema {
+    struct Migration {
+        var version: Int
+        var name: String
+        var statements: [String]
+    }
+
+    /// Any number constant to this app: replicas starting together migrate one at a time.
+    private static let migrationLock: Int64 = 0x526F_7374_6572
+
+    static let migrations = [
+        Migration(version: 1, name: "users, sort keys, trigram search, counts, write generation", statements: v1),
+        Migration(version: 2, name: "idempotency keys of creates", statements: v2),
+        Migration(version: 3, name: "groups and memberships", statements: v3),
+    ]
+
+    static func migrate(_ database: PostgresDatabase) async throws {
+        try await database.transaction { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: database.logger)
+            try await connection.query("""
+                CREATE TABLE IF NOT EXISTS roster_schema_versions (
+                    version integer PRIMARY KEY,
+                    name text NOT NULL,
+                    applied_at timestamptz NOT NULL DEFAULT now()
+                )
+                """, logger: database.logger)
+            var applied = Set<Int>()
+            for try await version in try await connection.query(
+                "SELECT version FROM roster_schema_versions", logger: database.logger
+            ).decode(Int.self) {
+                applied.insert(version)
+            }
+            for migration in migrations where !applied.contains(migration.version) {
+                for statement in migration.statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: database.logger)
+                }
+                try await connection.query(
+                    "INSERT INTO roster_schema_versions (version, name) VALUES (\(migration.version), \(migration.name))",
+                    logger: database.logger)
+            }
+        }
+    }
+
+    /// Every index of `users`: dropped while `--seed` copies rows in and built once after,
+    /// which is several times faster than keeping them up row by row (a duplicate then fails
+    /// the unique index's build, and so the whole seed, instead of one insert).
+    static let userIndexes: [(name: String, definition: String)] = [
+        ("users_id", "UNIQUE INDEX users_id ON users (id)"),
+        // The unique index, not application code, decides which of two racing creates wins.
+        ("users_email_key", "UNIQUE INDEX users_email_key ON users (email_key)"),
+        // One per order the list offers; descending sorts still break ties by ascending id.
+        ("users_name_asc", "INDEX users_name_asc ON users (name_key, id)"),
+        ("users_name_desc", "INDEX users_name_desc ON users (name_key DESC, id)"),
+        ("users_created_asc", "INDEX users_created_asc ON users (created_at, id)"),
+        ("users_created_desc", "INDEX users_created_desc ON users (created_at DESC, id)"),
+        // Substring search: trigrams of the (already folded) keys, for LIKE '%…%'.
+        ("users_search", "INDEX users_search ON users USING gin (name_key gin_trgm_ops, email_key gin_trgm_ops)"),
+    ]
+
+    // Columns as in SQLite's v1. Keys and ids are COLLATE "C": byte order of their UTF-8, the
+    // order SQLite's BINARY and the client's `String` sort by, whatever the database's locale.
+    // `roster_generation` is the one row every write transaction bumps first: its row lock
+    // makes writers take turns across every replica, and its value is the list caches' generation.
+    // `users_count` holds counts by (role, status), kept by statement triggers (one update per
+    // statement, so a COPY of a million rows costs one), for the total of an unsearched list.
+    private static let v1: [String] = [
+        "CREATE EXTENSION IF NOT EXISTS pg_trgm",
+        """
+        CREATE TABLE roster_generation (
+            singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+            value bigint NOT NULL
+        )
+        """,
+        "INSERT INTO roster_generation (value) VALUES (1)",
+        """
+        CREATE TABLE users (
+            seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            id text COLLATE "C" NOT NULL,
+            name text NOT NULL,
+            email text NOT NULL,
+            role text NOT NULL,
+            status text NOT NULL,
+            created_at bigint NOT NULL,
+            updated_at bigint NOT NULL,
+            name_key text COLLATE "C" NOT NULL,
+            email_key text COLLATE "C" NOT NULL,
+            json text NOT NULL,
+            revision bigint NOT NULL DEFAULT 1
+        )
+        """,
+    ] + userIndexes.map { "CREATE \($0.definition)" } + [
+        """
+        CREATE TABLE users_count (
+            role text NOT NULL,
+            status text NOT NULL,
+            n bigint NOT NULL,
+            PRIMARY KEY (role, status)
+        )
+        """,
+        """
+        CREATE FUNCTION users_count_add() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            INSERT INTO users_count (role, status, n)
+                SELECT role, status, count(*) FROM added GROUP BY role, status
+                ON CONFLICT (role, status) DO UPDATE SET n = users_count.n + excluded.n;
+            RETURN NULL;
+        END $$
+        """,
+        """
+        CREATE FUNCTION users_count_remove() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            UPDATE users_count SET n = users_count.n - gone.n
+                FROM (SELECT role, status, count(*) AS n FROM removed GROUP BY role, status) AS gone
+                WHERE users_count.role = gone.role AND users_count.status = gone.status;
+            RETURN NULL;
+        END $$
+        """,
+        """
+        CREATE FUNCTION users_count_change() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            UPDATE users_count SET n = users_count.n - gone.n
+                FROM (SELECT role, status, count(*) AS n FROM removed GROUP BY role, status) AS gone
+                WHERE users_count.role = gone.role AND users_count.status = gone.status;
+            INSERT INTO users_count (role, status, n)
+                SELECT role, status, count(*) FROM added GROUP BY role, status
+                ON CONFLICT (role, status) DO UPDATE SET n = users_count.n + excluded.n;
+            RETURN NULL;
+        END $$
+        """,
+        """
+        CREATE TRIGGER users_count_insert AFTER INSERT ON users
+            REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION users_count_add()
+        """,
+        """
+        CREATE TRIGGER users_count_delete AFTER DELETE ON users
+            REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION users_count_remove()
+        """,
+        """
+        CREATE TRIGGER users_count_update AFTER UPDATE ON users
+            REFERENCING OLD TABLE AS removed NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION users_count_change()
+        """,
+    ]
+
+    // As SQLite's v2: one row per key a successful create was sent with, written in the
+    // create's own transaction.
+    private static let v2: [String] = [
+        """
+        CREATE TABLE idempotency_keys (
+            key text COLLATE "C" PRIMARY KEY,
+            request_body bytea NOT NULL,
+            user_id text NOT NULL,
+            response text NOT NULL,
+            created_at bigint NOT NULL
+        )
+        """,
+        "CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at)",
+    ]
+
+    // As SQLite's v3: names unique by their folded key, memberships going with their group or
+    // user (ON DELETE CASCADE, in the deleting transaction), `member_count` kept by triggers.
+    private static let v3: [String] = [
+        """
+        CREATE TABLE groups (
+            seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            id text COLLATE "C" NOT NULL,
+            name text NOT NULL,
+            name_key text COLLATE "C" NOT NULL,
+            member_count bigint NOT NULL DEFAULT 0,
+            created_at bigint NOT NULL,
+            updated_at bigint NOT NULL,
+            revision bigint NOT NULL DEFAULT 1
+        )
+        """,
+        "CREATE UNIQUE INDEX groups_id ON groups (id)",
+        "CREATE UNIQUE INDEX groups_name_key ON groups (name_key)",
+        "CREATE INDEX groups_created_asc ON groups (created_at, id)",
+        "CREATE INDEX groups_created_desc ON groups (created_at DESC, id)",
+        """
+        CREATE TABLE memberships (
+            group_seq bigint NOT NULL REFERENCES groups (seq) ON DELETE CASCADE,
+            user_seq bigint NOT NULL REFERENCES users (seq) ON DELETE CASCADE,
+            PRIMARY KEY (group_seq, user_seq)
+        )
+        """,
+        "CREATE INDEX memberships_by_user ON memberships (user_seq, group_seq)",
+        """
+        CREATE FUNCTION memberships_count() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP = 'INSERT' THEN
+                UPDATE groups SET member_count = member_count + 1 WHERE seq = NEW.group_seq;
+            ELSE
+                UPDATE groups SET member_count = member_count - 1 WHERE seq = OLD.group_seq;
+            END IF;
+            RETURN NULL;
+        END $$
+        """,
+        """
+        CREATE TRIGGER memberships_count AFTER INSERT OR DELETE ON memberships
+            FOR EACH ROW EXECUTE FUNCTION memberships_count()
+        """,
+    ]
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Logging
+import PostgresNIO
+import RosterKit
+
+/// How a user is read from and written to PostgreSQL's `users` table (as `UserRow` does on SQLite).
+enum PostgresUserRows {
+    static let columns = "users.id, users.name, users.email, users.role, users.status, users.created_at, users.updated_at"
+
+    /// The user with that id, with their groups, and the row's `seq` (what memberships refer to).
+    static func fetchWithSeq(id: String, on connection: PostgresConnection, logger: Logger) async throws -> (seq: Int64, user: User)? {
+        guard PostgresErrors.isStorable(id) else { return nil }
+        let query: PostgresQuery = "SELECT \(unescaped: columns), users.seq FROM users WHERE id = \(id)"
+        guard let (seq, user) = try await fetchOne(query, on: connection, logger: logger) else { return nil }
+        var withGroups = user
+        withGroups.groups = try await PostgresMemberships.groups(ofUserSeq: seq, on: connection, logger: logger)
+        return (seq, withGroups)
+    }
+
+    /// The user of row `seq` without their groups.
+    static func fetch(seq: Int64, on connection: PostgresConnection, logger: Logger) async throws -> User? {
+        try await fetchOne("SELECT \(unescaped: columns), users.seq FROM users WHERE seq = \(seq)", on: connection, logger: logger)?.user
+    }
+
+    private static func fetchOne(_ query: PostgresQuery, on connection: PostgresConnection, logger: Logger) async throws -> (seq: Int64, user: User)? {
+        let rows = try await connection.query(query, logger: logger)
+        var found: (seq: Int64, user: User)?
+        // Read to the end (one row at most): the connection runs the next query after this one.
+        for try await (id, name, email, role, status, created, updated, seq) in rows.decode(
+            (String, String, String, String, String, Int64, Int64, Int64).self
+        ) {
+            found = (seq, User(
+                id: id, name: name, email: email, role: Role(rawValue: role), status: Status(rawValue: status),
+                createdAt: Milliseconds.date(created), updatedAt: Milliseconds.date(updated)))
+        }
+        return found
+    }
+
+    /// The `seq`s of the users with these ids, by id; ids no user has are missing.
+    static func seqs(ofIDs ids: [String], on connection: PostgresConnection, logger: Logger) async throws -> [String: Int64] {
+        let ids = ids.filter(PostgresErrors.isStorable)
+        guard !ids.isEmpty else { return [:] }
+        var seqs: [String: Int64] = [:]
+        let rows = try await connection.query("SELECT id, seq FROM users WHERE id = ANY(\(ids))", logger: logger)
+        for try await (id, seq) in rows.decode((String, Int64).self) { seqs[id] = seq }
+        return seqs
+    }
+
+    /// A new user from a draft. An id collision needs two creates in one millisecond drawing
+    /// the same 40 random bits; should it happen, the id is drawn again.
+    static func insert(_ draft: UserDraft, atMilliseconds milliseconds: Int64, on connection: PostgresConnection, logger: Logger) async throws -> User {
+        while true {
+            let user = User(
+                id: UserID.make(milliseconds: milliseconds), name: draft.name, email: draft.email,
+                role: draft.role ?? .member, status: draft.status ?? .active,
+                createdAt: Milliseconds.date(milliseconds), updatedAt: Milliseconds.date(milliseconds))
+            let inserted = try await refusingTakenEmail {
+                try await connection.query("""
+                    INSERT INTO users (id, name, email, role, status, created_at, updated_at, name_key, email_key, json)
+                    VALUES (\(user.id), \(user.name), \(user.email), \(user.role.rawValue), \(user.status.rawValue),
+                        \(milliseconds), \(milliseconds), \(SortKey.of(user.name)), \(SortKey.of(user.email)),
+                        \(UserJSON.objectText(user)))
+                    ON CONFLICT (id) DO NOTHING RETURNING seq
+                    """, logger: logger).collect()
+            }
+            if !inserted.isEmpty { return user }
+        }
+    }
+
+    static func update(_ user: User, on connection: PostgresConnection, logger: Logger) async throws {
+        _ = try await refusingTakenEmail {
+            try await connection.query("""
+                UPDATE users SET name = \(user.name), email = \(user.email), role = \(user.role.rawValue),
+                    status = \(user.status.rawValue), updated_at = \(Milliseconds.of(user.updatedAt)),
+                    name_key = \(SortKey.of(user.name)), email_key = \(SortKey.of(user.email)),
+                    json = \(UserJSON.objectText(user)), revision = revision + 1
+                WHERE id = \(user.id)
+                """, logger: logger).collect()
+        }
+    }
+
+    /// Keeps `users.json` true after a change that is not to the user's own row: a membership,
+    /// or the name of a group they are in. Inside the changing transaction.
+    static func refreshJSON(userSeqs: some Sequence<Int64>, on connection: PostgresConnection, logger: Logger) async throws {
+        for seq in userSeqs {
+            guard var user = try await fetch(seq: seq, on: connection, logger: logger) else { continue }
+            user.groups = try await PostgresMemberships.groups(ofUserSeq: seq, on: connection, logger: logger)
+            try await connection.query(
+                "UPDATE users SET json = \(UserJSON.objectText(user)), revision = revision + 1 WHERE seq = \(seq)",
+                logger: logger)
+        }
+    }
+
+    /// Runs a write, turning the unique email index's refusal into `StoreError.emailTaken`.
+    private static func refusingTakenEmail<T>(_ write: () async throws -> T) async throws -> T {
+        do {
+            return try await write()
+        } catch let error as PSQLError where PostgresErrors.uniqueViolation(error) == "users_email_key" {
+            throw StoreError.emailTaken
+        }
+    }
+}
+
+/// What PostgreSQL's errors say, as far as the store acts on them.
+enum PostgresErrors {
+    /// Whether PostgreSQL can hold `text`: its text type refuses NUL, which no stored id or
+    /// name has (validation refuses control characters), so a lookup by such text finds nothing.
+    static func isStorable(_ text: String) -> Bool {
+        !text.utf8.contains(0)
+    }
+
+    /// The unique index a write broke, or nil when `error` is something else.
+    static func uniqueViolation(_ error: PSQLError) -> String? {
+        guard error.serverInfo?[.sqlState] == "23505" else { return nil }
+        return error.serverInfo?[.constraintName]
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Logging
+import PostgresNIO
+import RosterKit
+
+/// The user directory on PostgreSQL, for any number of roster-servers on one database. Every
+/// write is one transaction that first bumps `roster_generation`, so writers take turns
+/// across processes and every commit moves the generation the list caches key on.
+final class PostgresUserStore: DirectoryStore {
+    let database: PostgresDatabase
+    var logger: Logger { database.logger }
+
+    init(database: PostgresDatabase) {
+        self.database = database
+    }
+
+    func generation() async throws -> UInt64 {
+        // Read committed, outside any transaction: it sees every commit before it started.
+        let rows = try await database.client.query("SELECT value FROM roster_generation", logger: logger)
+        var generation: Int64 = 0
+        for try await value in rows.decode(Int64.self) { generation = value }
+        return UInt64(generation)
+    }
+
+    // MARK: Reads
+
+    func listEnvelope(_ query: UserListQuery) async throws -> [UInt8] {
+        try await readOnly { connection in try await self.listEnvelope(query, on: connection) }
+    }
+
+    func membersEnvelope(groupID: String, query: UserQuery) async throws -> [UInt8] {
+        try await readOnly { connection in
+            guard try await PostgresGroupRows.fetchWithSeq(id: groupID, on: connection, logger: self.logger) != nil else {
+                throw StoreError.groupNotFound
+            }
+            return try await self.listEnvelope(UserListQuery(query, group: groupID), on: connection)
+        }
+    }
+
+    private func listEnvelope(_ query: UserListQuery, on connection: PostgresConnection) async throws -> [UInt8] {
+        let statements = PostgresListQuery(query)
+        var total = 0
+        for try await count in try await connection.query(statements.count, logger: logger).decode(Int64.self) {
+            total = Int(count)
+        }
+        var page = UserJSON.PageWriter(capacity: query.base.perPage)
+        if statements.offset < total {
+            for try await row in try await connection.query(statements.page, logger: logger) {
+                guard let object = row.first?.bytes else { continue }
+                page.append(object: object.readableBytesView)
+            }
+        }
+        return page.finish(page: query.base.page, perPage: query.base.perPage, total: total)
+    }
+
+    func getEnvelope(id: String) async throws -> [UInt8] {
+        guard PostgresErrors.isStorable(id) else { throw StoreError.notFound }
+        let rows = try await database.client.query("SELECT json FROM users WHERE id = \(id)", logger: logger)
+        var envelope: [UInt8]?
+        for try await row in rows {
+            if let object = row.first?.bytes { envelope = UserJSON.envelope(object: object.readableBytesView) }
+        }
+        guard let envelope else { throw StoreError.notFound }
+        return envelope
+    }
+
+    func isEmpty() async throws -> Bool {
+        let rows = try await database.client.query("SELECT NOT EXISTS (SELECT 1 FROM users)", logger: logger)
+        var isEmpty = true
+        for try await empty in rows.decode(Bool.self) { isEmpty = empty }
+        return isEmpty
+    }
+
+    // MARK: Writes
+
+    func create(_ draft: UserDraft, at now: Date) async throws -> User {
+        let milliseconds = Milliseconds.of(now)
+        return try await write { connection in
+            try await PostgresUserRows.insert(draft, atMilliseconds: milliseconds, on: connection, logger: self.logger)
+        }
+    }
+
+    func update(id: String, with draft: UserDraft, at now: Date) async throws -> User {
+        try await write { connection in
+            guard var user = try await PostgresUserRows.fetchWithSeq(id: id, on: connection, logger: self.logger)?.user else {
+                throw StoreError.notFound
+            }
+            user.name = draft.name
+            user.email = draft.email
+            user.role = draft.role ?? user.role
+            user.status = draft.status ?? user.status
+            user.updatedAt = Milliseconds.date(max(Milliseconds.of(now), Milliseconds.of(user.createdAt)))
+            try await PostgresUserRows.update(user, on: connection, logger: self.logger)
+            return user
+        }
+    }
+
+    /// Removes the user; their memberships go in the same transaction (ON DELETE CASCADE).
+    func delete(id: String) async throws -> User {
+        try await write { connection in
+            guard let user = try await PostgresUserRows.fetchWithSeq(id: id, on: connection, logger: self.logger)?.user else {
+                throw StoreError.notFound
+            }
+            try await connection.query("DELETE FROM users WHERE id = \(id)", logger: self.logger)
+            return user
+        }
+    }
+
+    // MARK: Transactions
+
+    /// Every write goes through here: one transaction, which first takes the generation row
+    /// (waiting for any other process's write to commit) and moves it. A refusal rolls back,
+    /// generation and all.
+    func write<T: Sendable>(_ updates: (PostgresConnection) async throws -> T) async throws -> T {
+        try await database.transaction { connection in
+            try await connection.query("UPDATE roster_generation SET value = value + 1", logger: self.logger)
+            return try await updates(connection)
+        }
+    }
+
+    /// Reads in one snapshot (a list's total and its page agree), on one connection.
+    func readOnly<T: Sendable>(_ reads: (PostgresConnection) async throws -> T) async throws -> T {
+        try await database.client.withConnection { connection in
+            try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: self.logger)
+            do {
+                let result = try await reads(connection)
+                try await connection.query("COMMIT", logger: self.logger)
+                return result
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: self.logger)
+                throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import RosterKit
+import RosterKitTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Several roster-server processes (the built binary) on one PostgreSQL database: one
+/// directory, no lost or duplicated writes, and list caches that follow every replica's writes.
+@Suite("Replicas on PostgreSQL")
+struct PostgresReplicaTests {
+    static let token = "replica-test-token"
+
+    /// Starts `count` servers on one fresh database, list cache on; always stops them and drops it.
+    private func withReplicas(_ count: Int, _ body: ([RemoteUserRepository]) async throws -> Void) async throws {
+        let (url, name) = try await TestPostgres.shared.createDatabase()
+        var servers: [ServerProcess] = []
+        let result: Result<Void, any Error>
+        do {
+            var repositories: [RemoteUserRepository] = []
+            for _ in 0..<count {
+                let server = try ServerProcess(arguments: [
+                    "--port", "0", "--database", url, "--token", Self.token, "--log-level", "warning",
+                ])
+                servers.append(server)
+                let listening = try await server.waitForListening()
+                repositories.append(RemoteUserRepository(client: APIClient(
+                    baseURL: listening, token: Self.token, transport: ConcurrencyTests.patientTransport, retryPolicy: .never,
+                    deadline: .seconds(60), logger: quietLogger)))
+            }
+            try await body(repositories)
+            result = .success(())
+        } catch {
+            result = .failure(error)
+        }
+        for server in servers {
+            server.signal(SIGTERM)
+            _ = await server.waitForExit()
+        }
+        try? await TestPostgres.shared.dropDatabase(named: name)
+        try result.get()
+    }
+
+    /// Every user, through one replica, by pages of 200.
+    private func everyone(_ users: RemoteUserRepository) async throws -> [User] {
+        var all: [User] = []
+        var page = 1
+        while true {
+            let answer = try await users.list(UserQuery(page: page, perPage: 200))
+            all += answer.items
+            if answer.items.isEmpty || all.count >= answer.total { return all }
+            page += 1
+        }
+    }
+
+    @Test("300 concurrent creates over 3 replicas, 30 emails sent twice: 270 users, one win per email, all on every replica")
+    func concurrentCreatesOverReplicas() async throws {
+        try await withReplicas(3) { replicas in
+            // 240 unique emails, and 30 emails sent twice (in different case, through different replicas): 300 creates.
+            var creates: [(replica: Int, draft: UserDraft)] = (0..<240).map {
+                ($0 % 3, UserDraft(name: "Unique \($0)", email: "unique\($0)@example.com"))
+            }
+            for index in 0..<30 {
+                creates.append((index % 3, UserDraft(name: "First \(index)", email: "dup\(index)@example.com")))
+                creates.append(((index + 1) % 3, UserDraft(name: "Second \(index)", email: "DUP\(index)@Example.com")))
+            }
+            creates.shuffle()
+            #expect(creates.count == 300)
+            let outcomes = await withTaskGroup(of: (String, Int).self) { group in
+                for (replica, draft) in creates {
+                    group.addTask {
+                        do {
+                            _ = try await replicas[replica].create(draft)
+                            return (draft.email.lowercased(), 201)
+                        } catch let error as APIError {
+                            return (draft.email.lowercased(), error.status ?? -1)
+                        } catch {
+                            Issue.record("\(draft.email): \(error)")
+                            return (draft.email.lowercased(), -1)
+                        }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            let byEmail = Dictionary(grouping: outcomes, by: \.0).mapValues { $0.map(\.1).sorted() }
+            #expect(byEmail.count == 270)
+            #expect(outcomes.filter { $0.1 == 201 }.count == 270)
+            #expect(outcomes.filter { $0.1 == 409 }.count == 30)
+            for (email, statuses) in byEmail {
+                #expect(statuses == (email.hasPrefix("dup") ? [201, 409] : [201]), "\(email)")
+            }
+            for replica in replicas {
+                let listed = try await everyone(replica)
+                #expect(listed.count == 270)
+                #expect(Set(listed.map { $0.email.lowercased() }) == Set(byEmail.keys))
+            }
+        }
+    }
+
+    @Test("ROSTER_DATABASE names the database when --database is not given")
+    func databaseFromEnvironment() async throws {
+        let (url, name) = try await TestPostgres.shared.createDatabase()
+        let fromEnvironment = try ServerProcess(
+            arguments: ["--port", "0", "--token", Self.token, "--log-level", "warning"], environment: ["ROSTER_DATABASE": url])
+        let fromOption = try ServerProcess(arguments: ["--port", "0", "--database", url, "--token", Self.token, "--log-level", "warning"])
+        func repository(_ server: ServerProcess) async throws -> RemoteUserRepository {
+            RemoteUserRepository(client: APIClient(
+                baseURL: try await server.waitForListening(), token: Self.token, transport: TestTransport.shared,
+                retryPolicy: .never, logger: quietLogger))
+        }
+        let created = try await repository(fromEnvironment).create(UserDraft(name: "Ada", email: "ada@example.com"))
+        #expect(try await repository(fromOption).get(id: created.id) == created)
+        for server in [fromEnvironment, fromOption] {
+            server.signal(SIGTERM)
+            _ = await server.waitForExit()
+        }
+        // (On a failure above, the servers are killed as they go and the database goes with the cluster.)
+        try await TestPostgres.shared.dropDatabase(named: name)
+    }
+
+    @Test("a write through one replica is in the next list through every other, list caches on")
+    func writesReachOtherReplicasCaches() async throws {
+        try await withReplicas(3) { replicas in
+            for index in 0..<5 {
+                _ = try await replicas[0].create(UserDraft(name: "Seed \(index)", email: "seed\(index)@example.com"))
+            }
+            let query = UserQuery(perPage: 50)
+            // Asked twice through each replica: the second answer comes from its cache.
+            for replica in replicas {
+                #expect(try await replica.list(query).total == 5)
+                #expect(try await replica.list(query).total == 5)
+            }
+            for (writer, replica) in replicas.enumerated() {
+                let created = try await replica.create(UserDraft(name: "Through \(writer)", email: "through\(writer)@example.com"))
+                for other in replicas {
+                    #expect(try await other.list(query).items.contains(created), "create through \(writer)")
+                }
+                let renamed = try await replica.update(id: created.id, with: UserDraft(name: "Renamed \(writer)", email: created.email))
+                for other in replicas {
+                    #expect(try await other.list(query).items.contains(renamed), "update through \(writer)")
+                }
+                try await replica.delete(id: created.id)
+                for other in replicas {
+                    #expect(try await !other.list(query).items.contains { $0.id == created.id }, "delete through \(writer)")
+                }
+            }
+        }
+    }
+}

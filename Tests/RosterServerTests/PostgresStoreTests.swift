@@ -1,0 +1,82 @@
+import Foundation
+import RosterKit
+@testable import RosterServer
+import Testing
+
+/// What only the PostgreSQL backend has to show: the generation shared by its processes, and
+/// SCIM's clear refusal while it is not ported.
+@Suite("PostgreSQL store")
+struct PostgresStoreTests {
+    /// Two stores with their own connection pools on one fresh database, as two processes have.
+    private func withTwoStores(_ body: (PostgresUserStore, PostgresUserStore) async throws -> Void) async throws {
+        let (url, name) = try await TestPostgres.shared.createDatabase()
+        let first = try await PostgresDatabase.open(url: url, logger: quietLogger)
+        let second = try await PostgresDatabase.open(url: url, logger: quietLogger)
+        let result: Result<Void, any Error>
+        do {
+            try await body(PostgresUserStore(database: first), PostgresUserStore(database: second))
+            result = .success(())
+        } catch {
+            result = .failure(error)
+        }
+        await first.close()
+        await second.close()
+        try? await TestPostgres.shared.dropDatabase(named: name)
+        try result.get()
+    }
+
+    @Test("every committed write moves the generation, seen at once through another pool; a refusal does not")
+    func generationAcrossPools() async throws {
+        try await withTwoStores { writer, reader in
+            let now = Date()
+            var seen = try await reader.generation()
+            func moved() async throws -> Bool {
+                let current = try await reader.generation()
+                defer { seen = current }
+                return current > seen
+            }
+            let ada = try await writer.create(UserDraft(name: "Ada", email: "ada@example.com"), at: now)
+            #expect(try await moved())
+            await #expect(throws: StoreError.emailTaken) {
+                try await writer.create(UserDraft(name: "Other Ada", email: "ADA@example.com"), at: now)
+            }
+            #expect(try await !moved())
+            _ = try await writer.update(id: ada.id, with: UserDraft(name: "Ada King", email: "ada@example.com"), at: now)
+            #expect(try await moved())
+            let group = try await writer.createGroup(GroupDraft(name: "Ops"), at: now)
+            #expect(try await moved())
+            _ = try await writer.setMembership(of: ada.id, in: group.id, isMember: true, at: now)
+            #expect(try await moved())
+            _ = try await writer.delete(id: ada.id)
+            #expect(try await moved())
+            await #expect(throws: StoreError.notFound) { try await writer.delete(id: ada.id) }
+            #expect(try await !moved())
+        }
+    }
+
+    @Test("a page and its total come from one snapshot, and the stored JSON carries the groups")
+    func listThroughAnotherPool() async throws {
+        try await withTwoStores { writer, reader in
+            let now = Date()
+            let ada = try await writer.create(UserDraft(name: "Ada", email: "ada@example.com"), at: now)
+            let group = try await writer.createGroup(GroupDraft(name: "Ops"), at: now)
+            _ = try await writer.setMembership(of: ada.id, in: group.id, isMember: true, at: now)
+            let envelope = try await reader.listEnvelope(UserListQuery(UserQuery()))
+            let page = try WireFormat.makeDecoder().decode(APIResponse<Page<User>>.self, from: Data(envelope)).data
+            #expect(page?.total == 1)
+            #expect(page?.items.first?.groups.map(\.name) == ["Ops"])
+            #expect(try await reader.group(id: group.id).memberCount == 1)
+        }
+    }
+
+    @Test("SCIM on PostgreSQL answers 501 with a SCIM error saying so")
+    func scimNotYetAvailable() async throws {
+        try await withServer(backend: .postgres) { server in
+            let answer = try await server.raw(.get, "/scim/v2/Users", headers: TestServer.authorization)
+            #expect(answer.status == 501)
+            let body = try #require(try JSONSerialization.jsonObject(with: answer.response.body) as? [String: Any])
+            #expect(body["schemas"] as? [String] == ["urn:ietf:params:scim:api:messages:2.0:Error"])
+            #expect((body["detail"] as? String)?.contains("PostgreSQL") == true)
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The throwaway PostgreSQL cluster of this test process (scripts/lib/postgres.sh), started on
+/// first use, with a fresh database per test. A detached watcher stops the cluster and deletes
+/// its folder as soon as this process ends, however it ends (a failed test, a crash, a kill).
+actor TestPostgres {
+    static let shared = TestPostgres()
+
+    private var started: Task<String, any Error>?
+
+    /// The script, found from this file's place in the package.
+    static var script: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("scripts/lib/postgres.sh").path
+    }
+
+    /// The URL of a new, empty database on the cluster.
+    func createDatabase() async throws -> (url: String, name: String) {
+        let cluster = try await clusterURL()
+        let name = "roster_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        _ = try await Self.run(["createdb", cluster, name])
+        guard var components = URLComponents(string: cluster) else { throw ScriptFailed(output: "bad URL \(cluster)") }
+        components.path = "/" + name
+        return (components.string ?? cluster, name)
+    }
+
+    func dropDatabase(named name: String) async throws {
+        _ = try await Self.run(["dropdb", try await clusterURL(), name])
+    }
+
+    private func clusterURL() async throws -> String {
+        if let started { return try await started.value }
+        let task = Task<String, any Error> {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("roster-pg-\(UUID().uuidString)").path
+            // Watched before it starts: a process that dies while the cluster starts leaves nothing either.
+            try Self.watch(folder: folder)
+            return try await Self.run(["start", folder]).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        started = task
+        return try await task.value
+    }
+
+    /// Starts `postgres.sh watch` in a session of its own, so it outlives this process.
+    private static func watch(folder: String) throws {
+        let watcher = Process()
+        watcher.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+        watcher.arguments = ["bash", script, "watch", String(getpid()), folder]
+        watcher.standardInput = FileHandle.nullDevice
+        watcher.standardOutput = FileHandle.nullDevice
+        watcher.standardError = FileHandle.nullDevice
+        try watcher.run()
+    }
+
+    struct ScriptFailed: Error, CustomStringConvertible {
+        var output: String
+        var description: String { "scripts/lib/postgres.sh failed: \(output)" }
+    }
+
+    /// Runs the script and returns its standard output; throws with its output when it fails.
+    /// Waits without holding a thread: the test process has as few as two for every test.
+    private static func run(_ arguments: [String]) async throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [script] + arguments
+        // A file, not a pipe: the cluster's server inherits nothing that would keep a pipe open,
+        // and the output is read once the script has ended.
+        let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("roster-pg-script-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: outputURL) }
+        let output = try FileHandle(forWritingTo: outputURL)
+        process.standardOutput = output
+        process.standardError = output
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { ended in continuation.resume(returning: ended.terminationStatus) }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+        try? output.close()
+        let text = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
+        guard status == 0 else { throw ScriptFailed(output: text) }
+        return text
+    }
+}
