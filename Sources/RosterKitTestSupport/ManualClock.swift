@@ -115,6 +115,17 @@ public final class ManualClock: Clock, Sendable {
         return sleeperCount >= count
     }
 
+    /// Waits (by yielding) until some task has asked to sleep for `duration`: other sleepers
+    /// (a request's deadline) may register first, so counting them says nothing of this one.
+    @discardableResult
+    public func waitForRequestedSleep(_ duration: Duration, maximumYields: Int = 100_000) async -> Bool {
+        for _ in 0..<maximumYields {
+            if requestedSleeps.contains(duration) { return true }
+            await Task.yield()
+        }
+        return requestedSleeps.contains(duration)
+    }
+
     private func settle() async {
         for _ in 0..<20 { await Task.yield() }
     }

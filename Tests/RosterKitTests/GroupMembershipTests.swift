@@ -32,8 +32,7 @@ struct GroupMembershipTests {
         ])
         let repository = RemoteUserRepository(client: makeClient(transport, clock: clock))
         let call = Task { try await repository.addMember("u1", to: "g1") }
-        #expect(await clock.waitForSleepers())
-        #expect(clock.requestedSleeps.contains(.seconds(2)), "\(clock.requestedSleeps)")
+        #expect(await clock.waitForRequestedSleep(.seconds(2)), "\(clock.requestedSleeps)")
         await clock.advance(by: .seconds(2))
         try await call.value
         #expect(transport.requestCount == 2)

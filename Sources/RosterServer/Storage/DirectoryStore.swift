@@ -28,6 +28,8 @@ protocol DirectoryStore: Sendable {
     func isEmpty() async throws -> Bool
     /// Inserts users as given (ids, times and all): the demo data.
     func insertAll(_ users: [User]) async throws
+    /// Inserts many new users at once, building indexes once at the end: the seed.
+    func bulkInsert(_ users: [User]) async throws
 
     func groups(_ query: GroupQuery) async throws -> Page<Group>
     func group(id: String) async throws -> Group

@@ -9,6 +9,9 @@ extension PostgresUserStore {
     /// Rows per COPY data message: big enough that the round trips do not count.
     static let copyChunkBytes = 1 << 20
 
+    /// COPY with the indexes rebuilt after is already the bulk path on PostgreSQL.
+    func bulkInsert(_ users: [User]) async throws { try await insertAll(users) }
+
     func insertAll(_ users: [User]) async throws {
         try await write { connection in
             // Index builds sort in memory up to this; the default (64 MB) spills a million keys to disk.
