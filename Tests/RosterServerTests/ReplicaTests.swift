@@ -6,15 +6,36 @@ import Testing
 import Glibc
 #endif
 
-/// Several roster-server processes (the built binary) on one PostgreSQL database: one
-/// directory, no lost or duplicated writes, and list caches that follow every replica's writes.
-@Suite("Replicas on PostgreSQL")
-struct PostgresReplicaTests {
+/// The database several roster-servers share: PostgreSQL for replicas on many machines, or one
+/// SQLite file for processes on one machine (two `roster` windows on the embedded database).
+enum SharedDatabase: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case postgres, sqlite
+
+    var testDescription: String { rawValue }
+
+    /// A fresh, empty database: its `--database` value, and how to remove it.
+    func make() async throws -> (location: String, remove: @Sendable () async -> Void) {
+        switch self {
+        case .postgres:
+            let (url, name) = try await TestPostgres.shared.createDatabase()
+            return (url, { try? await TestPostgres.shared.dropDatabase(named: name) })
+        case .sqlite:
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-replicas-\(UUID().uuidString)")
+            return (directory.appendingPathComponent("users.sqlite").path, { try? FileManager.default.removeItem(at: directory) })
+        }
+    }
+}
+
+/// Several roster-server processes (the built binary) on one database: one directory, no lost
+/// or duplicated writes, and list caches that follow every replica's writes.
+@Suite("Replicas: roster-server processes on one database")
+struct ReplicaTests {
     static let token = "replica-test-token"
 
-    /// Starts `count` servers on one fresh database, list cache on; always stops them and drops it.
-    private func withReplicas(_ count: Int, _ body: ([RemoteUserRepository]) async throws -> Void) async throws {
-        let (url, name) = try await TestPostgres.shared.createDatabase()
+    /// Starts `count` servers on one fresh database, list cache on; always stops them and removes it.
+    private func withReplicas(_ count: Int, on database: SharedDatabase = .postgres,
+                              _ body: ([RemoteUserRepository]) async throws -> Void) async throws {
+        let (url, remove) = try await database.make()
         var servers: [ServerProcess] = []
         let result: Result<Void, any Error>
         do {
@@ -38,7 +59,7 @@ struct PostgresReplicaTests {
             server.signal(SIGTERM)
             _ = await server.waitForExit()
         }
-        try? await TestPostgres.shared.dropDatabase(named: name)
+        await remove()
         try result.get()
     }
 
@@ -54,16 +75,17 @@ struct PostgresReplicaTests {
         }
     }
 
-    @Test("300 concurrent creates over 3 replicas, 30 emails sent twice: 270 users, one win per email, all on every replica")
-    func concurrentCreatesOverReplicas() async throws {
-        try await withReplicas(3) { replicas in
+    @Test("300 concurrent creates over the replicas, 30 emails sent twice: 270 users, one win per email, all on every replica",
+          arguments: [(SharedDatabase.postgres, 3), (.sqlite, 2)])
+    func concurrentCreatesOverReplicas(database: SharedDatabase, count: Int) async throws {
+        try await withReplicas(count, on: database) { replicas in
             // 240 unique emails, and 30 emails sent twice (in different case, through different replicas): 300 creates.
             var creates: [(replica: Int, draft: UserDraft)] = (0..<240).map {
-                ($0 % 3, UserDraft(name: "Unique \($0)", email: "unique\($0)@example.com"))
+                ($0 % count, UserDraft(name: "Unique \($0)", email: "unique\($0)@example.com"))
             }
             for index in 0..<30 {
-                creates.append((index % 3, UserDraft(name: "First \(index)", email: "dup\(index)@example.com")))
-                creates.append(((index + 1) % 3, UserDraft(name: "Second \(index)", email: "DUP\(index)@Example.com")))
+                creates.append((index % count, UserDraft(name: "First \(index)", email: "dup\(index)@example.com")))
+                creates.append(((index + 1) % count, UserDraft(name: "Second \(index)", email: "DUP\(index)@Example.com")))
             }
             creates.shuffle()
             #expect(creates.count == 300)
@@ -119,9 +141,10 @@ struct PostgresReplicaTests {
         try await TestPostgres.shared.dropDatabase(named: name)
     }
 
-    @Test("a write through one replica is in the next list through every other, list caches on")
-    func writesReachOtherReplicasCaches() async throws {
-        try await withReplicas(3) { replicas in
+    @Test("a write through one replica is in the next list through every other, list caches on",
+          arguments: [(SharedDatabase.postgres, 3), (.sqlite, 2)])
+    func writesReachOtherReplicasCaches(database: SharedDatabase, count: Int) async throws {
+        try await withReplicas(count, on: database) { replicas in
             for index in 0..<5 {
                 _ = try await replicas[0].create(UserDraft(name: "Seed \(index)", email: "seed\(index)@example.com"))
             }
