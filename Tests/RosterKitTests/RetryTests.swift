@@ -54,6 +54,22 @@ struct RetryTests {
         #expect(transport.requestCount == 3)
     }
 
+    @Test func aListStoppedForRunningPastTheServersBudgetIsNotSentAgain() async throws {
+        let tooSlow = TransportResponse.error(503, code: "query_too_slow", message: "Type more characters.")
+        let transport = ScriptedTransport([.respond(tooSlow), .respond(Self.okUser)])
+        let repository = RemoteUserRepository(client: makeClient(transport, clock: ManualClock()))
+        do {
+            _ = try await repository.list(UserQuery(search: "q"))
+            Issue.record("a query_too_slow answer must be the error")
+        } catch let error as APIError {
+            #expect(error.isQueryTooSlow)
+            #expect(!error.isRetryable)
+            #expect(error.recoverySuggestion == "Type more characters, or narrow the list with a filter.")
+        }
+        #expect(transport.requestCount == 1)
+        #expect(APIError.serviceUnavailable(retryAfter: nil, ErrorBody(code: "unavailable", message: "Down.")).isRetryable)
+    }
+
     @Test func retryAfterReplacesTheBackoff() async throws {
         let clock = ManualClock()
         let limited = TransportResponse.error(429, code: "slow_down", message: "Too many.", headers: ["Retry-After": "5"])

@@ -74,6 +74,8 @@ extension APIError: LocalizedError {
             return "Check the network, then retry."
         case .cannotConnect:
             return "Check that the server is running and the address is right (--server or ROSTER_SERVER), then retry."
+        case .serviceUnavailable where isQueryTooSlow:
+            return "Type more characters, or narrow the list with a filter."
         case .timedOut, .rateLimited, .serviceUnavailable, .serverError, .transportFailed:
             return "Retry in a moment."
         case .unauthorized:

@@ -65,18 +65,28 @@ public enum APIError: Error, Sendable, Equatable {
     }
 
     /// Whether the same request may succeed if sent again: transport failures, 5xx, 429 and
-    /// 503 can; a request the server rejected (4xx) or could not be read will fail the same way.
+    /// 503 can; a request the server rejected (4xx) or could not be read will fail the same way,
+    /// and so will a list roster-server stopped for running past its budget (it would only
+    /// run that long again, for nothing).
     public var isRetryable: Bool {
         switch self {
         case .offline, .cannotConnect, .timedOut, .connectionLost, .transportFailed,
-             .rateLimited, .serviceUnavailable, .serverError:
+             .rateLimited, .serverError:
             true
+        case .serviceUnavailable:
+            !isQueryTooSlow
         case .responseTooLarge, .invalidRequest, .insecureConnection, .proxyFailed, .tokenUnavailable,
              .createOutcomeUnknown, .preconditionFailed, .notImplemented, .badRequest, .unauthorized, .forbidden, .notFound,
              .conflict, .payloadTooLarge, .unsupportedMediaType, .validationFailed,
              .unexpectedStatus, .decodingFailed, .unsuccessfulResponse, .missingData:
             false
         }
+    }
+
+    /// roster-server's 503 for a list whose query ran past its budget (a very short search of
+    /// a huge directory): more characters or a filter answer, the same request does not.
+    public var isQueryTooSlow: Bool {
+        if case .serviceUnavailable(_, let body) = self { body?.code == "query_too_slow" } else { false }
     }
 
     /// Whether the server may have received and acted on the request although no answer came
