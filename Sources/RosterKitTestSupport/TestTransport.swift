@@ -4,9 +4,12 @@ import RosterKit
 /// goes away, so tests that do not test the transport's own life share this one, which lives
 /// as long as the process.
 public enum TestTransport {
+    /// Its connect timeout is 30 s, not the default 5: under the whole parallel suite on two
+    /// cores (PostgreSQL clusters included), an in-process server on loopback was seen to take
+    /// longer than 5 s to accept, and that is the machine's load, not what a test checks.
     public static let shared: AsyncHTTPTransport = {
         do {
-            return try AsyncHTTPTransport()
+            return try AsyncHTTPTransport(options: TransportOptions(connectTimeout: .seconds(30)))
         } catch {
             fatalError("the default transport options cannot fail: \(error)")
         }

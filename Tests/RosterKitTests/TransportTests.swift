@@ -40,7 +40,7 @@ struct TransportTests {
         let listener = try LoopbackListener(backlog: 0, accepting: false)
         let fillers = try listener.fillAcceptQueue()
         defer { fillers.forEach { close($0) }; listener.close() }
-        // The connect timeout (5 s) is longer than the deadline: the deadline must hold on its own.
+        // The shared transport's connect timeout (30 s) is longer than the deadline: the deadline must hold on its own.
         // (The shared transport: shutting one down waits for the stuck connect to time out.)
         do {
             let transport = TestTransport.shared
