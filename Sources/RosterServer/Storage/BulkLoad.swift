@@ -76,10 +76,6 @@ enum BulkLoad {
         try db.execute(sql: "INSERT INTO users_search(users_search) VALUES ('rebuild')")
         try db.execute(sql: "INSERT INTO users_search(users_search, rank) VALUES ('hashsize', \(Self.defaultHashSize))")
         try db.execute(sql: "DELETE FROM users_search_config WHERE k = 'hashsize'")
-        try db.execute(sql: """
-            DELETE FROM users_count;
-            INSERT INTO users_count(role, status, n) SELECT role, status, count(*) FROM users GROUP BY role, status;
-            """)
         try shortCounts.add(to: db)
     }
 }
@@ -137,8 +133,9 @@ private final class SharedGramCounts: Sendable {
     }
 }
 
-/// `users_short_count`'s rows for a bulk load, counted in memory: a million users have some
-/// 90 million (user, gram) pairs, far too many to group in SQL within the seeding budget.
+/// `users_short_count`'s and `users_count`'s rows for a bulk load, counted in memory: a million
+/// users have some 90 million (user, gram) pairs, far too many to group in SQL within the
+/// seeding budget, and grouping the users by (role, status) in SQL reads every row again.
 private struct ShortGramCounts {
     private struct Key: Hashable {
         var code: ShortGrams.Code
@@ -147,11 +144,14 @@ private struct ShortGramCounts {
     }
 
     private var groups: [(role: String, status: String)] = []
+    /// Users per entry of `groups`.
+    private var users: [Int] = []
     private var counts: [Key: Int] = [:]
 
     /// Counts one user with these folded keys.
     mutating func add(role: String, status: String, keys: [String]) {
         let group = groupIndex(role: role, status: status)
+        users[group] += 1
         for code in ShortGrams.codes(of: keys) {
             counts[Key(code: code, group: group), default: 0] += 1
         }
@@ -161,11 +161,19 @@ private struct ShortGramCounts {
     private mutating func groupIndex(role: String, status: String) -> Int {
         if let index = groups.firstIndex(where: { $0.role == role && $0.status == status }) { return index }
         groups.append((role, status))
+        users.append(0)
         return groups.count - 1
     }
 
-    /// Adds the counts to the table's (the load's users are new, so their grams add up).
+    /// Adds the counts to the tables' (the load's users are new, so their counts add up).
     func add(to db: Database) throws {
+        let users = try db.makeStatement(sql: """
+            INSERT INTO users_count(role, status, n) VALUES (?, ?, ?)
+                ON CONFLICT(role, status) DO UPDATE SET n = n + excluded.n
+            """)
+        for (group, count) in zip(groups, self.users) {
+            try users.execute(arguments: [group.role, group.status, count])
+        }
         let statement = try db.makeStatement(sql: """
             INSERT INTO users_short_count(gram, role, status, n) VALUES (?, ?, ?, ?)
                 ON CONFLICT(gram, role, status) DO UPDATE SET n = n + excluded.n
