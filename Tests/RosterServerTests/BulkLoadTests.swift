@@ -19,11 +19,14 @@ struct BulkLoadTests {
     func sameAsRowByRow() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-bulk-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let users = DemoData.users(count: 2000)
+        // More than two of the load's chunks (`BulkLoad.chunkSize`), each prepared on another thread.
+        let users = DemoData.users(count: 9000)
         let bulk = try UserStore(path: directory.appendingPathComponent("bulk.sqlite").path)
         let rowByRow = try UserStore(path: directory.appendingPathComponent("rows.sqlite").path)
         let schemaBefore = try await schema(of: bulk.pool)
-        try await bulk.bulkInsert(users)
+        // In two loads: the second adds to the counts the first made.
+        try await bulk.bulkInsert(Array(users[..<4500]))
+        try await bulk.bulkInsert(Array(users[4500...]))
         try await rowByRow.insertAll(users)
 
         #expect(try await schema(of: bulk.pool) == schemaBefore)
@@ -33,6 +36,14 @@ struct BulkLoadTests {
         let rowCounts = try rowByRow.pool.read { db in try Row.fetchAll(db, sql: countsSQL) }
         #expect(bulkCounts == rowCounts)
         #expect(bulkCounts.count > 1)
+        // Every row as written, in order, and the per-gram counts.
+        for sql in ["SELECT seq, id, name, email, role, status, created_at, updated_at, name_key, email_key, json FROM users ORDER BY seq",
+                    "SELECT gram, role, status, n FROM users_short_count WHERE n > 0 ORDER BY gram, role, status",
+                    "SELECT k, v FROM users_search_config ORDER BY k"] {
+            let bulkRows = try bulk.pool.read { db in try Row.fetchAll(db, sql: sql) }
+            let rowByRowRows = try rowByRow.pool.read { db in try Row.fetchAll(db, sql: sql) }
+            #expect(bulkRows == rowByRowRows, "\(sql)")
+        }
         for query in [UserQuery(perPage: 200), UserQuery(search: "ivan"), UserQuery(search: "a", sort: .email),
                       UserQuery(search: "mar", role: .admin), UserQuery(page: 7, perPage: 50, sort: .createdAtDescending)] {
             #expect(try await bulk.list(query) == rowByRow.list(query), "\(query)")

@@ -3,6 +3,9 @@ import GRDB
 
 /// Opens (creating when missing) the SQLite file that holds the directory.
 enum UserDatabase {
+    /// How much of the file reads map (SQLite caps it at its build's maximum, 2 GiB by default).
+    static let mmapSize = 1 << 32
+
     static func open(path: String) throws -> DatabasePool {
         let url = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(
@@ -13,6 +16,10 @@ enum UserDatabase {
             // DatabasePool runs in WAL mode. FULL makes each commit wait for the WAL fsync, so a
             // 201 means the row is on disk: neither a killed process nor a lost machine undoes it.
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            // Reads map the file instead of copying each page through read(2) into a 2,000-page
+            // cache: a trigram search at a million users looks up some 12,000 rows scattered
+            // over the file, and a deep page steps over 250,000 index rows.
+            try db.execute(sql: "PRAGMA mmap_size = \(Self.mmapSize)")
             db.add(function: SQLFunctions.fold())
             // The users_short_count triggers (Schema v5) call it on every write.
             db.add(function: ShortGrams.sqlFunction())

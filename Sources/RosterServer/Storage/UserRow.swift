@@ -25,9 +25,13 @@ enum UserRow {
 
     /// With the folded keys already made (a bulk load needs them twice).
     static func insertArguments(_ user: User, nameKey: String, emailKey: String) -> StatementArguments {
+        insertArguments(user, nameKey: nameKey, emailKey: emailKey, json: UserJSON.objectText(user))
+    }
+
+    /// With the folded keys and the JSON already made (a bulk load makes them on another thread).
+    static func insertArguments(_ user: User, nameKey: String, emailKey: String, json: String) -> StatementArguments {
         [user.id, user.name, user.email, user.role.rawValue, user.status.rawValue,
-         Milliseconds.of(user.createdAt), Milliseconds.of(user.updatedAt),
-         nameKey, emailKey, UserJSON.objectText(user)]
+         Milliseconds.of(user.createdAt), Milliseconds.of(user.updatedAt), nameKey, emailKey, json]
     }
 
     static let updateSQL = """

@@ -12,6 +12,10 @@ final class UserStore: Sendable {
     /// Moves after every commit to the file, by any process; see `generation()`.
     private let generations: DatabaseGeneration
 
+    /// Each sort's order of the whole list, for deep pages and trigram searches
+    /// (`envelopeByListOrder`); nil reads every list with SQL alone.
+    let listOrders: ListOrderCache?
+
     /// How long a long read (`longRead`) may run before it is stopped.
     let queryBudget: Duration
     /// Long enough for any list a person pages through at a million users (a deep page, a
@@ -19,15 +23,17 @@ final class UserStore: Sendable {
     /// one- or two-character pattern at that size takes longer and is better typed out.
     static let defaultQueryBudget = Duration.milliseconds(250)
 
-    init(pool: DatabasePool, queryBudget: Duration = UserStore.defaultQueryBudget) {
+    /// - Parameter keepsListOrders: false reads every list with SQL alone (for tests that compare).
+    init(pool: DatabasePool, queryBudget: Duration = UserStore.defaultQueryBudget, keepsListOrders: Bool = true) {
         self.pool = pool
         self.queryBudget = queryBudget
+        self.listOrders = keepsListOrders ? ListOrderCache() : nil
         self.readers = ReadConnections(path: pool.path, configuration: pool.configuration)
         self.generations = DatabaseGeneration(path: pool.path, configuration: pool.configuration)
     }
 
-    convenience init(path: String, queryBudget: Duration = UserStore.defaultQueryBudget) throws {
-        self.init(pool: try UserDatabase.open(path: path), queryBudget: queryBudget)
+    convenience init(path: String, queryBudget: Duration = UserStore.defaultQueryBudget, keepsListOrders: Bool = true) throws {
+        self.init(pool: try UserDatabase.open(path: path), queryBudget: queryBudget, keepsListOrders: keepsListOrders)
     }
 
     /// The database's write generation: it moves after every write that committed, whichever
@@ -49,7 +55,10 @@ final class UserStore: Sendable {
 
     /// The API's answer to a list call: the envelope of the page, from the stored JSON of its users.
     func listEnvelope(_ query: UserListQuery) async throws -> [UInt8] {
-        guard ListPlan.isQuick(query) else { return try await longRead { db in try Self.listEnvelope(query, in: db) } }
+        guard ListPlan.isQuick(query) else {
+            if let envelope = try await envelopeByListOrder(query) { return envelope }
+            return try await longRead { db in try Self.listEnvelope(query, in: db) }
+        }
         return try read { db in try Self.listEnvelope(query, in: db) }
     }
 

@@ -1,0 +1,82 @@
+import Foundation
+import RosterKit
+@testable import RosterServer
+import Testing
+
+/// Deep pages and trigram searches of the unfiltered list are placed by the sort's
+/// `ListOrder` (`UserStore.envelopeByListOrder`); each answer must be byte for byte the one
+/// SQL alone gives, also right after another connection wrote.
+@Suite("Lists placed by the sort's order: the same answers as SQL, before and after writes")
+struct ListOrderTests {
+    /// A store that keeps list orders and one that does not, on one new file with demo users
+    /// and a run of users with the same name and creation time (ties, broken by id).
+    private static func stores() async throws -> (ordered: UserStore, plain: UserStore, directory: URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-order-\(UUID().uuidString)")
+        let path = directory.appendingPathComponent("users.sqlite").path
+        let ordered = try UserStore(path: path)
+        try await ordered.bulkInsert(DemoData.users(count: 1500))
+        let tiedTime = DemoData.firstMillisecond + 1000
+        try await ordered.insertAll((0..<70).map { index in
+            User(id: UserID.make(milliseconds: tiedTime, randomBits: UInt64(index)), name: "Tied Ivanova",
+                 email: "tied\(index)@example.com", role: .member, status: .active,
+                 createdAt: Milliseconds.date(tiedTime), updatedAt: Milliseconds.date(tiedTime))
+        })
+        let plain = try UserStore(path: path, keepsListOrders: false)
+        return (ordered, plain, directory)
+    }
+
+    /// Deep pages (more than `ListPlan.quickOffsetLimit` rows in) up to past the end, and
+    /// searches' pages, each asked three times (the first ask only notes the sort, the second
+    /// walks the index, the third uses the order).
+    private static func expectSameAnswers(_ ordered: UserStore, _ plain: UserStore, sort: UserSort) async throws {
+        let total = try await plain.list(UserQuery(sort: sort)).total
+        let pages = (total + 36) / 37
+        var queries = (28...pages + 1).map { UserListQuery(page: $0, perPage: 37, sort: sort) }
+        for search in ["iva", "Ivanova", "EXAMPLE.ORG", "zzzq"] {
+            queries += [1, 2, 9, 40].map { UserListQuery(page: $0, perPage: 7, search: search, sort: sort) }
+        }
+        for query in queries {
+            let expected = try await plain.listEnvelope(query)
+            for _ in 0..<3 {
+                #expect(try await ordered.listEnvelope(query) == expected, "\(query)")
+            }
+        }
+    }
+
+    @Test("every sort: deep pages and searches equal SQL's, and the order is used", arguments: UserSort.allCases)
+    func sameAnswers(sort: UserSort) async throws {
+        let (ordered, plain, directory) = try await Self.stores()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await Self.expectSameAnswers(ordered, plain, sort: sort)
+        let generation = try await ordered.generation()
+        guard case .use(let order) = ordered.listOrders?.advice(for: sort, at: generation) else {
+            Issue.record("no order was kept for \(sort)")
+            return
+        }
+        #expect(order.seqs.count == 1570)
+        try ordered.pool.close()
+        try plain.pool.close()
+    }
+
+    @Test("a create, update and delete through another store's connection are in the next answers",
+          arguments: [UserSort.name, .createdAtDescending])
+    func writesElsewhere(sort: UserSort) async throws {
+        let (ordered, plain, directory) = try await Self.stores()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await Self.expectSameAnswers(ordered, plain, sort: sort)
+
+        // First by name and by newest creation: every deep page shifts by one, and it is a hit of `iva`.
+        let created = try await plain.create(
+            UserDraft(name: "Aaaa Ivanova", email: "aaaa@example.com"), at: Date(timeIntervalSince1970: 1_900_000_000))
+        try await Self.expectSameAnswers(ordered, plain, sort: sort)
+        _ = try await plain.update(
+            id: created.id, with: UserDraft(name: "Zzzz Last", email: "zzzz@example.com"), at: Date(timeIntervalSince1970: 1_900_000_001))
+        try await Self.expectSameAnswers(ordered, plain, sort: sort)
+        let someone = try await plain.list(UserQuery(page: 40, perPage: 20, sort: sort)).items[3]
+        _ = try await plain.delete(id: someone.id)
+        _ = try await plain.delete(id: created.id)
+        try await Self.expectSameAnswers(ordered, plain, sort: sort)
+        try ordered.pool.close()
+        try plain.pool.close()
+    }
+}
