@@ -17,6 +17,7 @@ enum PostgresSchema {
         Migration(version: 1, name: "users, sort keys, trigram search, counts, write generation", statements: v1),
         Migration(version: 2, name: "idempotency keys of creates", statements: v2),
         Migration(version: 3, name: "groups and memberships", statements: v3),
+        Migration(version: 4, name: "per-gram counts of one- and two-character searches", statements: v4),
     ]
 
     static func migrate(_ database: PostgresDatabase) async throws {
@@ -202,6 +203,94 @@ enum PostgresSchema {
         """
         CREATE TRIGGER memberships_count AFTER INSERT OR DELETE ON memberships
             FOR EACH ROW EXECUTE FUNCTION memberships_count()
+        """,
+    ]
+
+    /// The short-search counts' insert trigger, off while `--seed` copies rows in and counts
+    /// them itself (`PostgresShortGramCounts`).
+    static let shortCountInsertTrigger = "users_short_insert"
+
+    // The totals of searches too short for trigrams (one or two characters), as SQLite's v5:
+    // per gram and (role, status), how many users have it in either folded key. Statement
+    // triggers add the grams of the rows a statement inserted and take away those it removed
+    // (an update: the difference, so a change of the stored JSON alone writes nothing).
+    private static let v4: [String] = [
+        """
+        CREATE FUNCTION users_short_grams(name_key text, email_key text) RETURNS SETOF text
+            LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+            SELECT DISTINCT substr(key, position, width) COLLATE "C"
+            FROM unnest(ARRAY[name_key, email_key]) AS key,
+                 generate_series(1, length(key)) AS position,
+                 (VALUES (1), (2)) AS widths (width)
+            WHERE position + width - 1 <= length(key)
+        $$
+        """,
+        """
+        CREATE TABLE users_short_count (
+            gram text COLLATE "C" NOT NULL,
+            role text NOT NULL,
+            status text NOT NULL,
+            n bigint NOT NULL,
+            PRIMARY KEY (gram, role, status)
+        )
+        """,
+        """
+        CREATE FUNCTION users_short_add() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            INSERT INTO users_short_count (gram, role, status, n)
+                SELECT gram, role, status, count(*)
+                FROM added, users_short_grams(added.name_key, added.email_key) AS gram
+                GROUP BY gram, role, status
+                ON CONFLICT (gram, role, status) DO UPDATE SET n = users_short_count.n + excluded.n;
+            RETURN NULL;
+        END $$
+        """,
+        """
+        CREATE FUNCTION users_short_remove() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            UPDATE users_short_count SET n = users_short_count.n - gone.n
+                FROM (SELECT gram, role, status, count(*) AS n
+                      FROM removed, users_short_grams(removed.name_key, removed.email_key) AS gram
+                      GROUP BY gram, role, status) AS gone
+                WHERE users_short_count.gram = gone.gram AND users_short_count.role = gone.role
+                  AND users_short_count.status = gone.status;
+            RETURN NULL;
+        END $$
+        """,
+        """
+        CREATE FUNCTION users_short_change() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            INSERT INTO users_short_count (gram, role, status, n)
+                SELECT gram, role, status, sum(delta)
+                FROM (SELECT gram, role, status, -1 AS delta
+                      FROM removed, users_short_grams(removed.name_key, removed.email_key) AS gram
+                      UNION ALL
+                      SELECT gram, role, status, 1
+                      FROM added, users_short_grams(added.name_key, added.email_key) AS gram) AS changes
+                GROUP BY gram, role, status
+                HAVING sum(delta) <> 0
+                ON CONFLICT (gram, role, status) DO UPDATE SET n = users_short_count.n + excluded.n;
+            RETURN NULL;
+        END $$
+        """,
+        """
+        CREATE TRIGGER \(shortCountInsertTrigger) AFTER INSERT ON users
+            REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION users_short_add()
+        """,
+        """
+        CREATE TRIGGER users_short_delete AFTER DELETE ON users
+            REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION users_short_remove()
+        """,
+        """
+        CREATE TRIGGER users_short_update AFTER UPDATE ON users
+            REFERENCING OLD TABLE AS removed NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION users_short_change()
+        """,
+        // The users a database already has.
+        """
+        INSERT INTO users_short_count (gram, role, status, n)
+            SELECT gram, role, status, count(*)
+            FROM users, users_short_grams(users.name_key, users.email_key) AS gram
+            GROUP BY gram, role, status
         """,
     ]
 }
