@@ -11,8 +11,10 @@ import RosterKit
 ///   the kept per-gram counts (`users_short_count`), except in a group, whose members are counted;
 /// - a page past the middle of its list is read from the end, in the reversed order, so no page
 ///   skips more than half the list (the last page skips none);
-/// - an unfiltered list skips its rows in an index-only scan of the sort's index and reads the
-///   JSON of the page's rows alone, instead of fetching every skipped row from the table.
+/// - a list without a group or a long search skips its rows, and tests them against a short
+///   search, role and status, in an index-only scan of the sort's index (which covers those
+///   columns, `PostgresSchema.coveringIndexes`), and reads the JSON of the page's rows alone,
+///   instead of fetching every row it walks from the table.
 struct PostgresListQuery {
     var count: PostgresQuery
     var offset: Int
@@ -68,7 +70,7 @@ struct PostgresListQuery {
         }
         condition = filters.isEmpty ? "" : "WHERE " + filters.joined(separator: " AND ")
         filterBinds = binds
-        skipsInIndex = filters.isEmpty
+        skipsInIndex = listQuery.group == nil && (kind == .everyone || kind == .scanned)
 
         let countSQL: String
         switch (kind, listQuery.group) {
@@ -107,14 +109,15 @@ struct PostgresListQuery {
         guard skipsInIndex else {
             return PostgresQuery(unsafeSQL: "SELECT users.json FROM users \(condition) ORDER BY \(order) \(paging)", binds: binds)
         }
-        // The sort's columns are all in its index, so the skipping is an index-only scan; the
-        // page's rows are then found by their unique key (the email for email sorts, else the id).
+        // The sort's columns and the filtered ones are all in its index, so the walk is an
+        // index-only scan; the page's rows are then found by their unique key (the email for
+        // email sorts, else the id).
         let key = sort == .email || sort == .emailDescending ? "email_key" : "id"
         let columns = sort == .email || sort == .emailDescending ? "users.email_key"
             : (sort == .createdAt || sort == .createdAtDescending ? "users.created_at, users.id" : "users.name_key, users.id")
         return PostgresQuery(
             unsafeSQL: """
-                SELECT stored.json FROM (SELECT \(columns) FROM users ORDER BY \(order) \(paging)) AS users \
+                SELECT stored.json FROM (SELECT \(columns) FROM users \(condition) ORDER BY \(order) \(paging)) AS users \
                 JOIN users AS stored ON stored.\(key) = users.\(key) ORDER BY \(order)
                 """,
             binds: binds)
