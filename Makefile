@@ -7,7 +7,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages the build and the tests need, each with the check that says it is there.
 APT_PACKAGES := pkg-config libncurses-dev libsqlite3-dev tmux openssl
-.PHONY: all deps postgres-deps build run test clean check-api check-scim bench-server bench screenshots tool-deps scim-peer
+.PHONY: all deps postgres-deps build run test clean check-api check-scim bench-server bench-server-backends bench-tools bench screenshots tool-deps scim-peer
 
 # Python for the measuring and picture-making scripts: a virtual environment under .build, so
 # nothing is installed into the system's Python.
@@ -88,10 +88,18 @@ check-scim: deps
 # Release build, $(USERS) demo users (`make bench-server USERS=1000000` for the scale targets),
 # wrk against the list, get, search and /health calls and the HTTP floor, the seed time, and the
 # APIClient's own rate. Prints the figures and whether the targets are met. DATABASE (default: a
-# new SQLite file) is passed to `roster-server --database` as given.
+# new SQLite file) is passed to `roster-server --database` as given; DATABASE=postgres starts a
+# throwaway PostgreSQL cluster for the run.
 USERS ?= 100000
 DATABASE ?=
-bench-server: deps
+bench-server: bench-tools $(if $(filter postgres,$(DATABASE)),postgres-deps)
+	BIN=.build/release USERS=$(USERS) DATABASE=$(DATABASE) scripts/bench-server.sh
+
+# The same bench on SQLite, then on PostgreSQL (a throwaway cluster), and the figures side by side.
+bench-server-backends: bench-tools postgres-deps
+	BIN=.build/release USERS=$(USERS) scripts/bench-server-backends.sh
+
+bench-tools: deps
 	$(SWIFT) build -c release --product roster-server
 	$(SWIFT) build -c release --product roster-bench
 	@missing=""; \
@@ -102,7 +110,6 @@ bench-server: deps
 	  echo "Installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
-	BIN=.build/release USERS=$(USERS) DATABASE=$(DATABASE) scripts/bench-server.sh
 
 tool-deps: deps
 	@missing=""; \

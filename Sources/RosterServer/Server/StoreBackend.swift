@@ -15,7 +15,7 @@ struct StoreBackend: Sendable {
             return StoreBackend(store: store, scimStore: store, close: { _ = try? pool.close() })
         case .postgres(let url):
             let database = try await PostgresDatabase.open(url: url, logger: logger)
-            return StoreBackend(store: PostgresUserStore(database: database), scimStore: nil, close: { await database.close() })
+            return StoreBackend(store: PostgresUserStore(database: database, queryBudget: queryBudget), scimStore: nil, close: { await database.close() })
         }
     }
 }

@@ -14,6 +14,8 @@ struct TestServer: Sendable {
     let server: RunningServer
     let directory: URL
     let logs: LogRecorder
+    /// What the server was given as `--database`: a SQLite file's path or a postgres:// URL.
+    var database = ""
 
     var url: URL { server.url }
     var databasePath: String { directory.appendingPathComponent("users.sqlite").path }
@@ -109,7 +111,7 @@ func withServer<T>(
     let server = try await UserAPIServer.start(
         configuration,
         logger: logs.logger(label: "roster.server", level: .debug))
-    let testServer = TestServer(server: server, directory: directory, logs: logs)
+    let testServer = TestServer(server: server, directory: directory, logs: logs, database: database)
     let result: Result<T, any Error>
     do {
         result = .success(try await body(testServer))

@@ -17,6 +17,8 @@ enum PostgresSchema {
         Migration(version: 1, name: "users, sort keys, trigram search, counts, write generation", statements: v1),
         Migration(version: 2, name: "idempotency keys of creates", statements: v2),
         Migration(version: 3, name: "groups and memberships", statements: v3),
+        Migration(version: 4, name: "per-gram counts of one- and two-character searches", statements: v4),
+        Migration(version: 5, name: "sort indexes covering the filtered columns", statements: v5),
     ]
 
     static func migrate(_ database: PostgresDatabase) async throws {
@@ -49,7 +51,25 @@ enum PostgresSchema {
     /// Every index of `users`: dropped while `--seed` copies rows in and built once after,
     /// which is several times faster than keeping them up row by row (a duplicate then fails
     /// the unique index's build, and so the whole seed, instead of one insert).
-    static let userIndexes: [(name: String, definition: String)] = [
+    static let userIndexes: [(name: String, definition: String)] = [("users_id", "UNIQUE INDEX users_id ON users (id)")]
+        + coveringIndexes + [
+        // Substring search: trigrams of the (already folded) keys, for LIKE '%…%'.
+        ("users_search", "INDEX users_search ON users USING gin (name_key gin_trgm_ops, email_key gin_trgm_ops)"),
+    ]
+
+    /// The sort indexes as of migration 5: each also carries every column a list filters on
+    /// but the group, so a page skips rows and tests a short search in an index-only scan
+    /// instead of fetching each row from the table (`PostgresListQuery`).
+    static let coveringIndexes: [(name: String, definition: String)] = [
+        ("users_email_key", "UNIQUE INDEX users_email_key ON users (email_key) INCLUDE (name_key, role, status)"),
+        ("users_name_asc", "INDEX users_name_asc ON users (name_key, id) INCLUDE (email_key, role, status)"),
+        ("users_name_desc", "INDEX users_name_desc ON users (name_key DESC, id) INCLUDE (email_key, role, status)"),
+        ("users_created_asc", "INDEX users_created_asc ON users (created_at, id) INCLUDE (name_key, email_key, role, status)"),
+        ("users_created_desc", "INDEX users_created_desc ON users (created_at DESC, id) INCLUDE (name_key, email_key, role, status)"),
+    ]
+
+    /// The indexes migration 1 created, as released.
+    private static let v1Indexes: [(name: String, definition: String)] = [
         ("users_id", "UNIQUE INDEX users_id ON users (id)"),
         // The unique index, not application code, decides which of two racing creates wins.
         ("users_email_key", "UNIQUE INDEX users_email_key ON users (email_key)"),
@@ -93,7 +113,7 @@ enum PostgresSchema {
             revision bigint NOT NULL DEFAULT 1
         )
         """,
-    ] + userIndexes.map { "CREATE \($0.definition)" } + [
+    ] + v1Indexes.map { "CREATE \($0.definition)" } + [
         """
         CREATE TABLE users_count (
             role text NOT NULL,
@@ -204,4 +224,96 @@ enum PostgresSchema {
             FOR EACH ROW EXECUTE FUNCTION memberships_count()
         """,
     ]
+
+    /// The short-search counts' insert trigger, off while `--seed` copies rows in and counts
+    /// them itself (`PostgresShortGramCounts`).
+    static let shortCountInsertTrigger = "users_short_insert"
+
+    // The totals of searches too short for trigrams (one or two characters), as SQLite's v5:
+    // per gram and (role, status), how many users have it in either folded key. Statement
+    // triggers add the grams of the rows a statement inserted and take away those it removed
+    // (an update: the difference, so a change of the stored JSON alone writes nothing).
+    private static let v4: [String] = [
+        """
+        CREATE FUNCTION users_short_grams(name_key text, email_key text) RETURNS SETOF text
+            LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+            SELECT DISTINCT substr(key, position, width) COLLATE "C"
+            FROM unnest(ARRAY[name_key, email_key]) AS key,
+                 generate_series(1, length(key)) AS position,
+                 (VALUES (1), (2)) AS widths (width)
+            WHERE position + width - 1 <= length(key)
+        $$
+        """,
+        """
+        CREATE TABLE users_short_count (
+            gram text COLLATE "C" NOT NULL,
+            role text NOT NULL,
+            status text NOT NULL,
+            n bigint NOT NULL,
+            PRIMARY KEY (gram, role, status)
+        )
+        """,
+        """
+        CREATE FUNCTION users_short_add() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            INSERT INTO users_short_count (gram, role, status, n)
+                SELECT gram, role, status, count(*)
+                FROM added, users_short_grams(added.name_key, added.email_key) AS gram
+                GROUP BY gram, role, status
+                ON CONFLICT (gram, role, status) DO UPDATE SET n = users_short_count.n + excluded.n;
+            RETURN NULL;
+        END $$
+        """,
+        """
+        CREATE FUNCTION users_short_remove() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            UPDATE users_short_count SET n = users_short_count.n - gone.n
+                FROM (SELECT gram, role, status, count(*) AS n
+                      FROM removed, users_short_grams(removed.name_key, removed.email_key) AS gram
+                      GROUP BY gram, role, status) AS gone
+                WHERE users_short_count.gram = gone.gram AND users_short_count.role = gone.role
+                  AND users_short_count.status = gone.status;
+            RETURN NULL;
+        END $$
+        """,
+        """
+        CREATE FUNCTION users_short_change() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            INSERT INTO users_short_count (gram, role, status, n)
+                SELECT gram, role, status, sum(delta)
+                FROM (SELECT gram, role, status, -1 AS delta
+                      FROM removed, users_short_grams(removed.name_key, removed.email_key) AS gram
+                      UNION ALL
+                      SELECT gram, role, status, 1
+                      FROM added, users_short_grams(added.name_key, added.email_key) AS gram) AS changes
+                GROUP BY gram, role, status
+                HAVING sum(delta) <> 0
+                ON CONFLICT (gram, role, status) DO UPDATE SET n = users_short_count.n + excluded.n;
+            RETURN NULL;
+        END $$
+        """,
+        """
+        CREATE TRIGGER \(shortCountInsertTrigger) AFTER INSERT ON users
+            REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION users_short_add()
+        """,
+        """
+        CREATE TRIGGER users_short_delete AFTER DELETE ON users
+            REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION users_short_remove()
+        """,
+        """
+        CREATE TRIGGER users_short_update AFTER UPDATE ON users
+            REFERENCING OLD TABLE AS removed NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION users_short_change()
+        """,
+        // The users a database already has.
+        """
+        INSERT INTO users_short_count (gram, role, status, n)
+            SELECT gram, role, status, count(*)
+            FROM users, users_short_grams(users.name_key, users.email_key) AS gram
+            GROUP BY gram, role, status
+        """,
+    ]
+
+    // As `coveringIndexes` says; the unique email index is replaced in the same transaction.
+    private static let v5: [String] = ["SET LOCAL maintenance_work_mem = '512MB'"]
+        + coveringIndexes.flatMap { ["DROP INDEX \($0.name)", "CREATE \($0.definition)"] }
 }

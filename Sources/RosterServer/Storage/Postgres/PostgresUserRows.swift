@@ -114,4 +114,9 @@ enum PostgresErrors {
         guard error.serverInfo?[.sqlState] == "23505" else { return nil }
         return error.serverInfo?[.constraintName]
     }
+
+    /// Whether `error` is a statement PostgreSQL cancelled (`statement_timeout` ran out).
+    static func isCancelledByTimeout(_ error: PSQLError) -> Bool {
+        error.serverInfo?[.sqlState] == "57014"
+    }
 }

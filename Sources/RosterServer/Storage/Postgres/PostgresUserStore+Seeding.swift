@@ -19,6 +19,11 @@ extension PostgresUserStore {
             for index in PostgresSchema.userIndexes {
                 try await connection.query(PostgresQuery(unsafeSQL: "DROP INDEX IF EXISTS \(index.name)"), logger: self.logger)
             }
+            // The short-search counts are added below, from the users themselves.
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "ALTER TABLE users DISABLE TRIGGER \(PostgresSchema.shortCountInsertTrigger)"),
+                logger: self.logger)
+            var shortCounts = PostgresShortGramCounts()
             try await connection.copyFrom(
                 table: "users",
                 columns: ["id", "name", "email", "role", "status", "created_at", "updated_at", "name_key", "email_key", "json"],
@@ -27,6 +32,7 @@ extension PostgresUserStore {
                 var chunk = ByteBuffer()
                 chunk.reserveCapacity(Self.copyChunkBytes + 4096)
                 for user in users {
+                    shortCounts.add(user)
                     PostgresCopyText.appendRow([
                         user.id, user.name, user.email, user.role.rawValue, user.status.rawValue,
                         String(Milliseconds.of(user.createdAt)), String(Milliseconds.of(user.updatedAt)),
@@ -39,11 +45,17 @@ extension PostgresUserStore {
                 }
                 if chunk.readableBytes > 0 { try await writer.write(chunk) }
             }
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "ALTER TABLE users ENABLE TRIGGER \(PostgresSchema.shortCountInsertTrigger)"),
+                logger: self.logger)
+            try await shortCounts.write(on: connection, logger: self.logger)
             for index in PostgresSchema.userIndexes {
                 try await connection.query(PostgresQuery(unsafeSQL: "CREATE \(index.definition)"), logger: self.logger)
             }
-            try await connection.query("ANALYZE users", logger: self.logger)
         }
+        // Statistics for the planner, and the visibility map that lets a deep page skip its
+        // rows in an index-only scan (`PostgresListQuery`); VACUUM cannot run in a transaction.
+        try await database.client.query("VACUUM (ANALYZE) users", logger: logger)
     }
 }
 

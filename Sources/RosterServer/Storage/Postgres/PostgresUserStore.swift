@@ -8,10 +8,14 @@ import RosterKit
 /// across processes and every commit moves the generation the list caches key on.
 final class PostgresUserStore: DirectoryStore {
     let database: PostgresDatabase
+    /// How long a list statement that may walk many rows may run before PostgreSQL cancels it
+    /// (`statement_timeout`); the call then answers 503, as on SQLite (`UserStore.queryBudget`).
+    let queryBudget: Duration
     var logger: Logger { database.logger }
 
-    init(database: PostgresDatabase) {
+    init(database: PostgresDatabase, queryBudget: Duration = UserStore.defaultQueryBudget) {
         self.database = database
+        self.queryBudget = queryBudget
     }
 
     func generation() async throws -> UInt64 {
@@ -39,18 +43,32 @@ final class PostgresUserStore: DirectoryStore {
 
     private func listEnvelope(_ query: UserListQuery, on connection: PostgresConnection) async throws -> [UInt8] {
         let statements = PostgresListQuery(query)
+        if statements.isLong {
+            // Both statements that follow, and no other, may run for at most the budget each.
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "SET LOCAL statement_timeout = \(Self.milliseconds(queryBudget))"), logger: logger)
+        }
         var total = 0
         for try await count in try await connection.query(statements.count, logger: logger).decode(Int64.self) {
             total = Int(count)
         }
         var page = UserJSON.PageWriter(capacity: query.base.perPage)
         if statements.offset < total {
-            for try await row in try await connection.query(statements.page, logger: logger) {
-                guard let object = row.first?.bytes else { continue }
-                page.append(object: object.readableBytesView)
+            var rows: [ByteBuffer] = []
+            rows.reserveCapacity(statements.limit)
+            for try await row in try await connection.query(statements.page(total: total), logger: logger) {
+                if let object = row.first?.bytes { rows.append(object) }
             }
+            if statements.readsFromEnd(total: total) { rows.reverse() }
+            for object in rows { page.append(object: object.readableBytesView) }
         }
         return page.finish(page: query.base.page, perPage: query.base.perPage, total: total)
+    }
+
+    /// A budget in whole milliseconds, at least one (0 would mean no timeout at all).
+    static func milliseconds(_ budget: Duration) -> Int64 {
+        let (seconds, attoseconds) = budget.components
+        return max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
     }
 
     func getEnvelope(id: String) async throws -> [UInt8] {
@@ -128,6 +146,7 @@ final class PostgresUserStore: DirectoryStore {
                 return result
             } catch {
                 _ = try? await connection.query("ROLLBACK", logger: self.logger)
+                if let error = error as? PSQLError, PostgresErrors.isCancelledByTimeout(error) { throw StoreError.queryTooSlow }
                 throw error
             }
         }
