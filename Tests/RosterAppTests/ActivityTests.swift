@@ -2,7 +2,7 @@ import RosterKitTestSupport
 import Testing
 @testable import RosterApp
 
-@Suite("Activity", .timeLimit(.minutes(1)))
+@Suite("Activity", .timeLimit(.minutes(5)))
 @MainActor
 struct ActivityTests {
     let clock = ManualClock()

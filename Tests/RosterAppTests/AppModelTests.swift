@@ -3,7 +3,7 @@ import RosterKitTestSupport
 import Testing
 import RosterApp
 
-@Suite("AppModel", .timeLimit(.minutes(1)))
+@Suite("AppModel", .timeLimit(.minutes(5)))
 @MainActor
 struct AppModelTests {
     let clock = ManualClock()
@@ -486,7 +486,7 @@ struct AppModelTests {
     }
 }
 
-@Suite("AppModel: suspend and reactivate", .timeLimit(.minutes(1)))
+@Suite("AppModel: suspend and reactivate", .timeLimit(.minutes(5)))
 @MainActor
 struct SuspendTests {
     let clock = ManualClock()
@@ -531,7 +531,7 @@ struct SuspendTests {
     }
 }
 
-@Suite("AppModel: a save refused because someone changed the user", .timeLimit(.minutes(1)))
+@Suite("AppModel: a save refused because someone changed the user", .timeLimit(.minutes(5)))
 @MainActor
 struct EditConflictTests {
     let repository = InMemoryUserRepository(generatedCount: 5)
@@ -575,7 +575,7 @@ struct EditConflictTests {
     }
 }
 
-@Suite("AppModel: what the server cannot do is said", .timeLimit(.minutes(1)))
+@Suite("AppModel: what the server cannot do is said", .timeLimit(.minutes(5)))
 @MainActor
 struct DirectoryTraitsTests {
     let repository = InMemoryUserRepository(generatedCount: 30)

@@ -5,7 +5,7 @@ import Testing
 
 /// Marks and bulk runs: "all matching" across pages never loaded, partial failure and retrying
 /// just the failures, Esc mid-run, 429 `Retry-After`, and the concurrency limit.
-@Suite("Bulk actions", .timeLimit(.minutes(1)))
+@Suite("Bulk actions", .timeLimit(.minutes(5)))
 @MainActor
 struct BulkTests {
     let clock = ManualClock()

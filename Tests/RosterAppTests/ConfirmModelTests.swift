@@ -3,7 +3,7 @@ import RosterKitTestSupport
 import Testing
 import RosterApp
 
-@Suite("ConfirmModel", .timeLimit(.minutes(1)))
+@Suite("ConfirmModel", .timeLimit(.minutes(5)))
 @MainActor
 struct ConfirmModelTests {
     let activity = Activity(clock: ManualClock())

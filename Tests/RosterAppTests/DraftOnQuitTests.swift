@@ -5,7 +5,7 @@ import Testing
 
 /// Nothing typed is lost: quitting with a changed form asks; a signal keeps the draft; the
 /// next start offers it back; a failed save keeps the form.
-@Suite("Draft on quit", .timeLimit(.minutes(1)))
+@Suite("Draft on quit", .timeLimit(.minutes(5)))
 @MainActor
 struct DraftOnQuitTests {
     let clock = ManualClock()

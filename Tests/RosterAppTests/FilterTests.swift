@@ -5,7 +5,7 @@ import Testing
 
 /// Role, status and group filters: the server is asked for the filtered users, with the
 /// search, and the filter stays through searches, sorts and refreshes.
-@Suite("Filters", .timeLimit(.minutes(1)))
+@Suite("Filters", .timeLimit(.minutes(5)))
 @MainActor
 struct FilterTests {
     static let sales = GroupReference(id: "g-sales", name: "Sales")

@@ -5,7 +5,7 @@ import Testing
 
 /// Making, renaming and deleting groups, and changing who is in them, from the groups view and
 /// from the user list.
-@Suite("Group management", .timeLimit(.minutes(1)))
+@Suite("Group management", .timeLimit(.minutes(5)))
 @MainActor
 struct GroupManagementTests {
     // MARK: Groups

@@ -4,7 +4,7 @@ import Testing
 @testable import RosterApp
 
 /// The groups view: Tab, the groups and their members, and the errors of reading them.
-@Suite("Groups view", .timeLimit(.minutes(1)))
+@Suite("Groups view", .timeLimit(.minutes(5)))
 @MainActor
 struct GroupsViewTests {
     @Test func tabShowsTheGroupsWithTheFirstGroupsMembersAndReadsThemOnce() async {

@@ -3,7 +3,7 @@ import RosterKitTestSupport
 import Testing
 import RosterApp
 
-@Suite("UserDetailModel", .timeLimit(.minutes(1)))
+@Suite("UserDetailModel", .timeLimit(.minutes(5)))
 @MainActor
 struct UserDetailModelTests {
     let clock = ManualClock()

@@ -3,7 +3,7 @@ import RosterKitTestSupport
 import Testing
 import RosterApp
 
-@Suite("UserFormModel", .timeLimit(.minutes(1)))
+@Suite("UserFormModel", .timeLimit(.minutes(5)))
 @MainActor
 struct UserFormModelTests {
     let repository = InMemoryUserRepository(users: searchDirectory)

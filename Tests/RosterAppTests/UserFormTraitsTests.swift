@@ -6,7 +6,7 @@ import RosterApp
 /// The form asks for what the directory has: a SCIM service's `userName` (following the email
 /// until typed over), no role picker where the service knows no roles, and only the statuses
 /// the service can hold.
-@Suite("UserFormModel on other directories", .timeLimit(.minutes(1)))
+@Suite("UserFormModel on other directories", .timeLimit(.minutes(5)))
 @MainActor
 struct UserFormTraitsTests {
     let repository = InMemoryUserRepository(users: searchDirectory)

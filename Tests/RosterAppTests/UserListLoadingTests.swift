@@ -3,7 +3,7 @@ import RosterKitTestSupport
 import Testing
 import RosterApp
 
-@Suite("UserListModel: first load and retry", .timeLimit(.minutes(1)))
+@Suite("UserListModel: first load and retry", .timeLimit(.minutes(5)))
 @MainActor
 struct UserListLoadingTests {
     @Test func theFirstLoadAsksForTheFirstPageAndShowsIt() async throws {

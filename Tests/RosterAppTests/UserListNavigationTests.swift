@@ -3,7 +3,7 @@ import RosterKitTestSupport
 import Testing
 import RosterApp
 
-@Suite("UserListModel: selection and scrolling", .timeLimit(.minutes(1)))
+@Suite("UserListModel: selection and scrolling", .timeLimit(.minutes(5)))
 @MainActor
 struct UserListNavigationTests {
     @Test func movingDownScrollsOnlyWhenTheSelectionLeavesTheScreen() async {

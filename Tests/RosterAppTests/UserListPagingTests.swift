@@ -3,7 +3,7 @@ import RosterKitTestSupport
 import Testing
 import RosterApp
 
-@Suite("UserListModel: pages in the background", .timeLimit(.minutes(1)))
+@Suite("UserListModel: pages in the background", .timeLimit(.minutes(5)))
 @MainActor
 struct UserListPagingTests {
     @Test func theNextPageIsAskedForBeforeTheSelectionReachesTheEdge() async {

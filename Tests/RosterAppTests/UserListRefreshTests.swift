@@ -3,7 +3,7 @@ import RosterKitTestSupport
 import Testing
 import RosterApp
 
-@Suite("UserListModel: refresh", .timeLimit(.minutes(1)))
+@Suite("UserListModel: refresh", .timeLimit(.minutes(5)))
 @MainActor
 struct UserListRefreshTests {
     @Test func refreshReloadsTheRowsOnScreen() async {

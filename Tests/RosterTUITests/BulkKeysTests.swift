@@ -5,7 +5,7 @@ import Testing
 @testable import RosterTUI
 
 /// The bulk keys through the main loop, at the narrowest size the app draws.
-@Suite("Bulk keys", .timeLimit(.minutes(1)))
+@Suite("Bulk keys", .timeLimit(.minutes(5)))
 @MainActor
 struct BulkKeysTests {
     let clock = ManualClock()

@@ -7,7 +7,7 @@ import Testing
 /// The groups view through the real controller, presenter and views, drawn into a grid canvas:
 /// what a person sees after Tab, at the sizes Roster runs at; and every partial frame equal to
 /// a full redraw of the same state.
-@Suite("Groups screen", .timeLimit(.minutes(1)))
+@Suite("Groups screen", .timeLimit(.minutes(5)))
 @MainActor
 struct GroupsScreenTests {
     let clock = ManualClock()

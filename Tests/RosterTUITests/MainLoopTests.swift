@@ -6,7 +6,7 @@ import Testing
 
 /// The main loop driven by scripted key events, against the in-memory repository: the same
 /// controller, presenter and views the terminal runs, drawn into a grid canvas.
-@Suite("Main loop", .timeLimit(.minutes(1)))
+@Suite("Main loop", .timeLimit(.minutes(5)))
 @MainActor
 struct MainLoopTests {
     let clock = ManualClock()

@@ -6,7 +6,7 @@ import Testing
 
 /// A frame redraws only what changed (ScreenRenderer). Whatever the path through the app, the
 /// screen it leaves must be exactly the screen a full redraw of the same state gives.
-@Suite("Partial redraw", .timeLimit(.minutes(1)))
+@Suite("Partial redraw", .timeLimit(.minutes(5)))
 @MainActor
 struct PartialRedrawTests {
     let clock = ManualClock()
