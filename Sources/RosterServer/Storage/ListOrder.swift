@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 import RosterKit
 
 /// Every user's place in one sort's order of the whole list, read by one walk of the sort's
@@ -14,9 +15,13 @@ struct ListOrder: Sendable {
     let seqs: [Int64]
     /// `positions[seq]`: the user's index in `seqs`; -1 for a `seq` no user has.
     private let positions: [Int32]
+    /// The users' search keys in the same order, for one- and two-character searches; nil for
+    /// the email sorts, whose (unique) index does not hold `name_key`.
+    let keys: OrderedSearchKeys?
 
-    init(seqs: [Int64]) {
+    init(seqs: [Int64], keys: OrderedSearchKeys? = nil) {
         self.seqs = seqs
+        self.keys = keys
         var positions = [Int32](repeating: -1, count: Int(seqs.max() ?? -1) + 1)
         for (position, seq) in seqs.enumerated() { positions[Int(seq)] = Int32(position) }
         self.positions = positions
@@ -42,12 +47,31 @@ struct ListOrder: Sendable {
         return placed[offset..<min(placed.count, offset + limit)].map(\.seq)
     }
 
+    /// Whether the walk of `sort` also reads the search keys: its index holds them (schema v6).
+    static func readsKeys(_ sort: UserSort) -> Bool {
+        sort != .email && sort != .emailDescending
+    }
+
     /// Walks the sort's index once, in the list's order.
     static func walk(_ sort: UserSort, in db: Database) throws -> ListOrder {
-        let statement = try db.makeStatement(sql: "SELECT users.seq FROM users ORDER BY \(ListPlan.orderBy(sort))")
+        guard readsKeys(sort) else {
+            let statement = try db.makeStatement(sql: "SELECT users.seq FROM users ORDER BY \(ListPlan.orderBy(sort))")
+            var seqs: [Int64] = []
+            let cursor = try Int64.fetchCursor(statement)
+            while let seq = try cursor.next() { seqs.append(seq) }
+            return ListOrder(seqs: seqs)
+        }
+        let statement = try db.makeStatement(
+            sql: "SELECT users.seq, users.name_key, users.email_key FROM users ORDER BY \(ListPlan.orderBy(sort))")
+        let expected = try Int.fetchOne(db, sql: "SELECT coalesce(sum(n), 0) FROM users_count") ?? 0
         var seqs: [Int64] = []
-        let cursor = try Int64.fetchCursor(statement)
-        while let seq = try cursor.next() { seqs.append(seq) }
-        return ListOrder(seqs: seqs)
+        seqs.reserveCapacity(expected)
+        var keys = OrderedSearchKeys.Builder(expectedUsers: expected)
+        let rows = try Row.fetchCursor(statement)
+        while try rows.next() != nil {
+            seqs.append(sqlite3_column_int64(statement.sqliteStatement, 0))
+            keys.append(nameKey: StoredText.bytes(of: statement, column: 1), emailKey: StoredText.bytes(of: statement, column: 2))
+        }
+        return ListOrder(seqs: seqs, keys: keys.finish())
     }
 }

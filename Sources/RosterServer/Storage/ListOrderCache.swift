@@ -4,10 +4,10 @@ import Synchronization
 /// The `ListOrder` of each sort, each for the write generation it was walked at: valid only
 /// while `UserStore.generation()` has not moved (any commit, by any process, moves it).
 ///
-/// A walk reads the whole index (some 60 ms at a million users), so it is made only when a
+/// A walk reads the whole index (some 120 ms at a million users), so it is made only when a
 /// second list that can use it (a deep page, a trigram search) asks at one generation: a
 /// server under steady writes then reads its lists as before instead of walking the index
-/// for every one.
+/// for every one. The walk runs in the background (`UserStore.walkInBackground`): no list waits for it.
 final class ListOrderCache: Sendable {
     private enum State {
         /// The first list at this generation only asks.
@@ -24,7 +24,7 @@ final class ListOrderCache: Sendable {
     /// What a list of `sort` at `generation` should do.
     enum Advice {
         case use(ListOrder)
-        /// Walk the index now, then `store` the result (or `walkFailed`).
+        /// Start a walk of the index, then `store` the result (or `walkFailed`); read as before meanwhile.
         case walk
         /// Read the list as before.
         case readWithout

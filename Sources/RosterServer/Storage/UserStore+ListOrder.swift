@@ -16,19 +16,8 @@ extension UserStore {
         case .use(let known):
             order = known
         case .walk:
-            do {
-                order = try await longRead { db in try ListOrder.walk(sort, in: db) }
-            } catch {
-                cache.walkFailed(for: sort, at: generation)
-                if case StoreError.queryTooSlow = error { return nil }
-                throw error
-            }
-            // The walk's snapshot is this generation's only if nothing committed since it was noted.
-            guard try await self.generation() == generation else {
-                cache.walkFailed(for: sort, at: generation)
-                return nil
-            }
-            cache.store(order, for: sort, at: generation)
+            walkInBackground(sort, at: generation, into: cache)
+            return nil
         }
         let envelope = try await longRead { db in try Self.listEnvelope(query, placedBy: order, in: db) }
         // A commit since the generation was noted may be in the page's snapshot, which the
@@ -37,26 +26,70 @@ extension UserStore {
         return envelope
     }
 
-    /// No filter, and no search or one long enough for the trigram index.
+    /// How long a walk of a sort's index may run: longer than a request's budget, since no
+    /// request waits for it (about 120 ms at a million users on a quiet machine).
+    static let listOrderWalkBudget = Duration.seconds(3)
+
+    /// Walks the sort's index off the request path: the list that asked reads as before, and
+    /// the lists after the walk use the order. A request that waited for the walk paid its
+    /// 120 ms (at a million users) on top of its own query, and a walk slowed past a
+    /// request's budget by a busy machine left the order unused for the whole generation.
+    private func walkInBackground(_ sort: UserSort, at generation: UInt64, into cache: ListOrderCache) {
+        Task.detached { [self] in
+            do {
+                let order = try await longRead(budget: Self.listOrderWalkBudget) { db in try ListOrder.walk(sort, in: db) }
+                // The walk's snapshot is this generation's only if nothing committed since it was noted.
+                guard try await self.generation() == generation else {
+                    cache.walkFailed(for: sort, at: generation)
+                    return
+                }
+                cache.store(order, for: sort, at: generation)
+            } catch {
+                cache.walkFailed(for: sort, at: generation)
+            }
+        }
+    }
+
+    /// No filter, and no search, a search long enough for the trigram index, or a shorter one
+    /// in a sort whose walk reads the search keys.
     private static func usesListOrder(_ query: UserListQuery) -> Bool {
         let base = query.base
         guard query.group == nil, base.role == nil, base.status == nil else { return false }
-        return [.everyone, .indexed].contains(ListPlan.Shape.SearchKind(base.search.map(SortKey.of) ?? ""))
+        switch ListPlan.Shape.SearchKind(base.search.map(SortKey.of) ?? "") {
+        case .everyone, .indexed: return true
+        case .scanned: return ListOrder.readsKeys(base.sort)
+        case .matchesNoOne: return false
+        }
     }
 
     /// The same envelope as `listEnvelope(_:in:)`: the total as its count statement reads it
-    /// (the search index's hits, or `users_count`), the page's users looked up by rowid.
+    /// (the search index's hits, `users_short_count` or `users_count`), the page's users looked
+    /// up by rowid.
     private static func listEnvelope(_ query: UserListQuery, placedBy order: ListOrder, in db: Database) throws -> [UInt8] {
         let plan = ListPlan(query, columns: "users.json")
         let total: Int
         let pageSeqs: [Int64]
-        if let search = query.base.search.map(SortKey.of), !search.isEmpty {
+        let search = query.base.search.map(SortKey.of) ?? ""
+        switch ListPlan.Shape.SearchKind(search) {
+        case .indexed:
             let hits = try Int64.fetchAll(
                 db.cachedStatement(sql: "SELECT rowid FROM users_search WHERE users_search MATCH ?"),
                 arguments: [ListPlan.phrase(search)])
             total = hits.count
             pageSeqs = order.page(of: hits, offset: plan.offset, limit: plan.limit)
-        } else {
+        case .scanned:
+            // The total from the per-gram counts, in this snapshot: the order's (see the caller).
+            total = try Int.fetchOne(db.cachedStatement(sql: plan.countSQL), arguments: plan.countArguments) ?? 0
+            guard let keys = order.keys else { throw ListOrderError.noSearchKeys }
+            let positions: [Int]
+            if plan.readsFromEnd(total: total) {
+                let rows = min(plan.limit, total - plan.offset)
+                positions = keys.matchesFromEnd(of: search, skippingFromEnd: total - plan.offset - rows, limit: rows).reversed()
+            } else {
+                positions = keys.matches(of: search, offset: plan.offset, limit: plan.limit)
+            }
+            pageSeqs = positions.map { order.seqs[$0] }
+        case .everyone, .matchesNoOne:
             total = try Int.fetchOne(db.cachedStatement(sql: plan.countSQL), arguments: plan.countArguments) ?? 0
             let seqs = order.seqs
             pageSeqs = plan.offset < seqs.count ? Array(seqs[plan.offset..<min(seqs.count, plan.offset + plan.limit)]) : []
@@ -68,4 +101,9 @@ extension UserStore {
         }
         return page.finish(page: query.base.page, perPage: query.base.perPage, total: total)
     }
+}
+
+/// A list placed by an order that cannot place it: a bug, answered as a 500.
+enum ListOrderError: Error {
+    case noSearchKeys
 }

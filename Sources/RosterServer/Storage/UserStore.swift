@@ -229,10 +229,12 @@ final class UserStore: Sendable {
 
     /// A read that may walk many rows (a short search, a deep page, a count over a group): on
     /// a thread of NIO's blocking pool, so the cooperative threads stay free for quick calls
-    /// (`/health`, gets, first pages), and stopped once it has run for `queryBudget`.
+    /// (`/health`, gets, first pages), and stopped once it has run for `budget` (`queryBudget` unless told).
     /// - Throws: `StoreError.queryTooSlow` when the budget ran out.
-    func longRead<T: Sendable>(_ value: @Sendable @escaping (Database) throws -> T) async throws -> T {
-        let budget = queryBudget
+    func longRead<T: Sendable>(
+        budget: Duration? = nil, _ value: @Sendable @escaping (Database) throws -> T
+    ) async throws -> T {
+        let budget = budget ?? queryBudget
         return try await NIOThreadPool.singleton.runIfActive { try self.read(budget: budget, value) }
     }
 
