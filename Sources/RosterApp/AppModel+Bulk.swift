@@ -294,15 +294,13 @@ extension AppModel {
     func askToQuitDuringBulk() -> Bool {
         guard let run = bulkRun, run.isActive else { return false }
         let progress = run.progress
-        let confirm = ConfirmModel(
+        askToQuit(
             title: "Quit during a bulk run?",
             message: "\(run.action.progressive): \(CountFormat.grouped(progress.done)) of \(run.usersLabel) done. Quitting stops it: "
                 + "the requests in flight finish, the rest are not sent. (Ctrl-C again quits at once.)",
-            confirmLabel: "Stop and quit", cancelLabel: "Keep going", isDestructive: true, activity: activity)
-        confirm.onFinish = { [weak self, weak confirm] outcome in
-            guard let self, let confirm else { return }
-            remove(.confirm(confirm))
-            guard outcome == .confirmed else { return }
+            confirmLabel: "Stop and quit", cancelLabel: "Keep going"
+        ) { [weak self] in
+            guard let self else { return }
             if let run = bulkRun, run.isActive {
                 quitsAfterBulk = true
                 run.stop()
@@ -310,8 +308,6 @@ extension AppModel {
                 quit()
             }
         }
-        quitQuestion = confirm
-        push(.confirm(confirm))
         return true
     }
 

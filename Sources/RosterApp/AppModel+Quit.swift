@@ -24,14 +24,26 @@ extension AppModel {
             return
         }
         let who = draft.original.map { "Your edit of \($0.name)" } ?? "The new user"
-        let confirm = ConfirmModel(
+        askToQuit(
             title: "Quit without saving?",
             message: "\(who) has changes that are not saved. (Ctrl-C again quits and keeps them for the next start.)",
-            confirmLabel: "Discard and quit", cancelLabel: "Keep editing", isDestructive: true, activity: activity)
+            confirmLabel: "Discard and quit", cancelLabel: "Keep editing"
+        ) { [weak self] in self?.quit() }
+    }
+
+    /// Puts up a question about quitting, remembered as `quitQuestion` so that a second
+    /// Ctrl-C answers it by quitting at once. `onYes` runs when the answer is yes.
+    func askToQuit(
+        title: String, message: String, confirmLabel: String, cancelLabel: String,
+        onYes: @escaping @MainActor () -> Void
+    ) {
+        let confirm = ConfirmModel(
+            title: title, message: message, confirmLabel: confirmLabel, cancelLabel: cancelLabel,
+            isDestructive: true, activity: activity)
         confirm.onFinish = { [weak self, weak confirm] outcome in
             guard let self, let confirm else { return }
             remove(.confirm(confirm))
-            if outcome == .confirmed { quit() }
+            if outcome == .confirmed { onYes() }
         }
         quitQuestion = confirm
         push(.confirm(confirm))
@@ -49,15 +61,13 @@ extension AppModel {
     /// in flight are answered and the report is written. Returns whether it asked.
     func askToQuitDuringImport() -> Bool {
         guard let running = runningImport else { return false }
-        let confirm = ConfirmModel(
+        askToQuit(
             title: "Quit during an import?",
             message: "\(CountFormat.grouped(running.progress.done)) of \(CountFormat.grouped(running.plan.validCount)) rows sent. "
                 + "Quitting stops it: the creates in flight finish and the report is written. (Ctrl-C again quits at once, and still writes it.)",
-            confirmLabel: "Stop and quit", cancelLabel: "Keep going", isDestructive: true, activity: activity)
-        confirm.onFinish = { [weak self, weak confirm, weak running] outcome in
-            guard let self, let confirm else { return }
-            remove(.confirm(confirm))
-            guard outcome == .confirmed else { return }
+            confirmLabel: "Stop and quit", cancelLabel: "Keep going"
+        ) { [weak self, weak running] in
+            guard let self else { return }
             if let running, running.isRunning {
                 quitsAfterImport = true
                 running.stop()
@@ -65,8 +75,6 @@ extension AppModel {
                 quit()
             }
         }
-        quitQuestion = confirm
-        push(.confirm(confirm))
         return true
     }
 

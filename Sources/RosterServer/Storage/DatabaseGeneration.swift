@@ -20,11 +20,8 @@ final class DatabaseGeneration: Sendable {
 
     /// - Parameter configuration: the writer's; the connection opens the file read-only with it.
     init(path: String, configuration: Configuration) {
-        var configuration = configuration
-        configuration.readonly = true
-        configuration.label = "roster.generation"
         self.path = path
-        self.configuration = configuration
+        self.configuration = configuration.readOnly(label: "roster.generation")
     }
 
     /// The current generation. Never smaller than an earlier answer of this instance.
@@ -37,5 +34,15 @@ final class DatabaseGeneration: Sendable {
                 UInt64(bitPattern: try Int64.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0)
             }
         }
+    }
+}
+
+extension Configuration {
+    /// The writer's configuration for a read-only connection to the same file.
+    func readOnly(label: String) -> Configuration {
+        var configuration = self
+        configuration.readonly = true
+        configuration.label = label
+        return configuration
     }
 }

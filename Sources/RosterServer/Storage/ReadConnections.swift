@@ -34,11 +34,8 @@ final class ReadConnections: Sendable {
 
     /// - Parameter configuration: the writer's; readers open the same file read-only with it.
     init(path: String, configuration: Configuration) {
-        var configuration = configuration
-        configuration.readonly = true
-        configuration.label = "roster.reader"
         self.path = path
-        self.configuration = configuration
+        self.configuration = configuration.readOnly(label: "roster.reader")
     }
 
     /// Runs `body` on one connection, on this thread, with no transaction of its own. The
