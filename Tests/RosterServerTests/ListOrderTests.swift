@@ -93,3 +93,24 @@ struct ListOrderTests {
         try plain.pool.close()
     }
 }
+
+@Suite("The list order cache keeps no order of an older generation")
+struct ListOrderCacheTests {
+    @Test("an order goes once a newer generation is seen, by any sort")
+    func olderOrdersGo() {
+        let cache = ListOrderCache()
+        let order = ListOrder(seqs: [3, 1, 2])
+        cache.store(order, for: .name, at: 7)
+        cache.store(order, for: .email, at: 7)
+        #expect(cache.keptSorts == [.name, .email])
+        // A list by creation time at generation 8: both orders of generation 7 are stale.
+        guard case .readWithout = cache.advice(for: .createdAt, at: 8) else {
+            Issue.record("the first ask at a generation should read as before")
+            return
+        }
+        #expect(cache.keptSorts.isEmpty)
+        cache.store(order, for: .createdAt, at: 8)
+        cache.store(order, for: .name, at: 9)
+        #expect(cache.keptSorts == [.name])
+    }
+}

@@ -34,6 +34,7 @@ final class ListOrderCache: Sendable {
         entries.withLock { entries in
             guard let entry = entries[sort], entry.generation >= generation else {
                 entries[sort] = (generation, .asked)
+                Self.dropOlder(than: generation, in: &entries)
                 return .readWithout
             }
             // A caller that noted an older generation than the entry's reads as before.
@@ -63,6 +64,23 @@ final class ListOrderCache: Sendable {
             // A newer generation's entry stays: generations only grow.
             if let entry = entries[sort], entry.generation > generation { return }
             entries[sort] = (generation, state)
+            Self.dropOlder(than: generation, in: &entries)
+        }
+    }
+
+    /// Orders from generations older than `generation` can never be used again. One with its
+    /// keys is some 60 MB at a million users, so they go as soon as a newer generation is
+    /// seen rather than when their sort is next asked for, which may be never.
+    private static func dropOlder(than generation: UInt64, in entries: inout [UserSort: (generation: UInt64, state: State)]) {
+        entries = entries.filter { $0.value.generation >= generation }
+    }
+
+    /// The sorts whose order is kept now (for tests).
+    var keptSorts: Set<UserSort> {
+        entries.withLock { entries in
+            Set(entries.compactMap { key, entry in
+                if case .walked = entry.state { return key } else { return nil }
+            })
         }
     }
 }
