@@ -9,7 +9,7 @@ enum Routes {
     /// - Parameter scimStore: the store SCIM runs on; nil on a backend without SCIM yet
     ///   (PostgreSQL), whose `/scim/v2` answers 501.
     static func makeRouter(
-        store: any DirectoryStore, scimStore: UserStore?, configuration: ServerConfiguration, openAPIDocument: Data
+        store: any DirectoryStore, scimStore: (any SCIMStore)?, configuration: ServerConfiguration, openAPIDocument: Data
     ) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: RequestLogMiddleware())

@@ -4,7 +4,7 @@ import Logging
 struct StoreBackend: Sendable {
     let store: any DirectoryStore
     /// SCIM runs on SQLite only so far; nil on PostgreSQL, where `/scim/v2` answers 501.
-    let scimStore: UserStore?
+    let scimStore: (any SCIMStore)?
     let close: @Sendable () async -> Void
 
     static func open(_ location: DatabaseLocation, queryBudget: Duration, logger: Logger) async throws -> StoreBackend {

@@ -6,11 +6,14 @@ import RosterKit
 /// members are), as the difference from the current ones, in the write's transaction; an id
 /// that is no user's refuses the whole write, so no membership ever dangles.
 extension UserStore {
-    func scimGroups(_ plan: SCIMListPlan, withMembers: Bool) async throws -> (total: Int, records: [SCIMGroupRecord]) {
-        try read { db in
-            let total = try Int.fetchOne(db.cachedStatement(sql: plan.countSQL), arguments: plan.countArguments) ?? 0
+    func scimGroups(_ query: SCIMListQuery, withMembers: Bool) async throws -> (total: Int, records: [SCIMGroupRecord]) {
+        let plan = try SCIMListPlan(select: SCIMGroupRecord.columns, columns: SCIMGroupColumns(dialect: SQLiteSCIMDialect()), query: query)
+        return try read { db in
+            let total = try Int.fetchOne(
+                db.cachedStatement(sql: plan.countSQL), arguments: SQLiteSCIMDialect.statementArguments(plan.countArguments)) ?? 0
             guard plan.limit > 0, plan.offset < total else { return (total, []) }
-            let rows = try Row.fetchAll(db.cachedStatement(sql: plan.pageSQL), arguments: plan.pageArguments)
+            let rows = try Row.fetchAll(
+                db.cachedStatement(sql: plan.pageSQL), arguments: SQLiteSCIMDialect.statementArguments(plan.pageArguments))
             return (total, try rows.map { row in
                 let record = SCIMGroupRecord(row: row)
                 return withMembers ? try record.withMembers(in: db) : record

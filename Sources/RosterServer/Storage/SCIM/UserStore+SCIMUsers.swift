@@ -6,11 +6,14 @@ import RosterKit
 /// Roster API (a SCIM write outdates the API's cached lists like any other write).
 extension UserStore {
     /// A page of users and `totalResults`.
-    func scimUsers(_ plan: SCIMListPlan) async throws -> (total: Int, records: [SCIMUserRecord]) {
-        try read { db in
-            let total = try Int.fetchOne(db.cachedStatement(sql: plan.countSQL), arguments: plan.countArguments) ?? 0
+    func scimUsers(_ query: SCIMListQuery) async throws -> (total: Int, records: [SCIMUserRecord]) {
+        let plan = try SCIMListPlan(select: SCIMUserRecord.columns, columns: SCIMUserColumns(dialect: SQLiteSCIMDialect()), query: query)
+        return try read { db in
+            let total = try Int.fetchOne(
+                db.cachedStatement(sql: plan.countSQL), arguments: SQLiteSCIMDialect.statementArguments(plan.countArguments)) ?? 0
             guard plan.limit > 0, plan.offset < total else { return (total, []) }
-            let rows = try Row.fetchAll(db.cachedStatement(sql: plan.pageSQL), arguments: plan.pageArguments)
+            let rows = try Row.fetchAll(
+                db.cachedStatement(sql: plan.pageSQL), arguments: SQLiteSCIMDialect.statementArguments(plan.pageArguments))
             return (total, try rows.map { try SCIMUserRecord(row: $0).withGroups(in: db) })
         }
     }
