@@ -3,8 +3,8 @@ import RosterKit
 @testable import RosterServer
 import Testing
 
-/// What only the PostgreSQL backend has to show: the generation shared by its processes, and
-/// SCIM's clear refusal while it is not ported.
+/// What only the PostgreSQL backend has to show: the generation shared by its processes, which
+/// SCIM's writes move as the Roster API's do.
 @Suite("PostgreSQL store")
 struct PostgresStoreTests {
     /// Two stores with their own connection pools on one fresh database, as two processes have.
@@ -69,14 +69,23 @@ struct PostgresStoreTests {
         }
     }
 
-    @Test("SCIM on PostgreSQL answers 501 with a SCIM error saying so")
-    func scimNotYetAvailable() async throws {
-        try await withServer(backend: .postgres) { server in
-            let answer = try await server.raw(.get, "/scim/v2/Users", headers: TestServer.authorization)
-            #expect(answer.status == 501)
-            let body = try #require(try JSONSerialization.jsonObject(with: answer.response.body) as? [String: Any])
-            #expect(body["schemas"] as? [String] == ["urn:ietf:params:scim:api:messages:2.0:Error"])
-            #expect((body["detail"] as? String)?.contains("PostgreSQL") == true)
+    @Test("SCIM writes move the generation another process reads, and show in its SCIM reads")
+    func scimWritesMoveTheGeneration() async throws {
+        try await withTwoStores { writer, reader in
+            let before = try await reader.generation()
+            let body = try SCIMJSONParser.parse(scimUserJSON("Ada", email: "ada@example.com", extra: #""nickName":"A""#))
+            let ada = try await writer.createSCIMUser(try SCIMUserResource.write(from: body, current: nil), at: Date())
+            let created = try await reader.generation()
+            #expect(created > before)
+            let query = SCIMListQuery(filter: try SCIMFilterParser.parse(#"userName eq "ADA""#), sort: nil, startIndex: 1, count: 10)
+            let found = try await reader.scimUsers(query)
+            #expect(found.total == 1)
+            #expect(found.records.first?.user.id == ada.user.id)
+            #expect(found.records.first?.document?["nickName"] == .string("A"))
+
+            let group = try await writer.createSCIMGroup(SCIMGroupWrite(name: "Ops", document: SCIMObject(), memberIDs: [ada.user.id]), at: Date())
+            #expect(try await reader.generation() > created)
+            #expect(try await reader.scimUser(id: ada.user.id).user.groups.map(\.id) == [group.group.id])
         }
     }
 }

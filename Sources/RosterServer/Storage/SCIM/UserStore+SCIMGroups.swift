@@ -60,7 +60,7 @@ extension UserStore {
         let milliseconds = Milliseconds.of(now)
         return try await write { db in
             guard let current = try SCIMGroupRecord.fetch(id: id, in: db) else { throw StoreError.groupNotFound }
-            if let ifMatch, !ETag.matches(ifMatch, version: current.version) { throw StoreError.versionMismatch }
+            try ETag.check(ifMatch: ifMatch, version: current.version)
             let write = try change(current)
             let updatedAt = max(milliseconds, Milliseconds.of(current.group.createdAt))
             if write.name != current.group.name {
@@ -82,7 +82,7 @@ extension UserStore {
     func deleteSCIMGroup(id: String, ifMatch: String?) async throws {
         try await write { db in
             guard let current = try SCIMGroupRecord.fetch(id: id, in: db) else { throw StoreError.groupNotFound }
-            if let ifMatch, !ETag.matches(ifMatch, version: current.version) { throw StoreError.versionMismatch }
+            try ETag.check(ifMatch: ifMatch, version: current.version)
             let members = try Memberships.userSeqs(ofGroupSeq: current.seq, in: db)
             try db.cachedStatement(sql: "DELETE FROM groups WHERE seq = ?").execute(arguments: [current.seq])
             try StoredUserJSON.refresh(userSeqs: members, in: db)

@@ -62,14 +62,9 @@ extension UserStore {
         let milliseconds = Milliseconds.of(now)
         return try await write { db in
             guard let current = try SCIMUserRecord.fetch(id: id, in: db) else { throw StoreError.notFound }
-            if let ifMatch, !ETag.matches(ifMatch, version: current.version) { throw StoreError.versionMismatch }
+            try ETag.check(ifMatch: ifMatch, version: current.version)
             let write = try change(current)
-            var user = current.user
-            user.name = write.name
-            user.email = write.email
-            user.role = write.role
-            user.status = write.status
-            user.updatedAt = Milliseconds.date(max(milliseconds, Milliseconds.of(user.createdAt)))
+            let user = write.applied(to: current.user, atMilliseconds: milliseconds)
             do {
                 try db.cachedStatement(sql: """
                     UPDATE users SET name = ?, email = ?, role = ?, status = ?, updated_at = ?, name_key = ?, email_key = ?, json = ?,
@@ -96,7 +91,7 @@ extension UserStore {
     func deleteSCIMUser(id: String, ifMatch: String?) async throws {
         try await write { db in
             guard let current = try SCIMUserRecord.fetch(id: id, in: db) else { throw StoreError.notFound }
-            if let ifMatch, !ETag.matches(ifMatch, version: current.version) { throw StoreError.versionMismatch }
+            try ETag.check(ifMatch: ifMatch, version: current.version)
             try db.cachedStatement(sql: "DELETE FROM users WHERE seq = ?").execute(arguments: [current.seq])
         }
     }
