@@ -69,6 +69,34 @@ struct PostgresStoreTests {
         }
     }
 
+    @Test("A database made before SCIM (migration 5) gains it: its users are SCIM users, their emails their userNames")
+    func upgradeToSCIM() async throws {
+        let (url, name) = try await TestPostgres.shared.createDatabase()
+        let old = try await PostgresDatabase.open(url: url, logger: quietLogger, schemaVersion: 5)
+        let ada = try await PostgresUserStore(database: old).create(UserDraft(name: "Ada", email: "Ada@Example.com"), at: Date())
+        await old.close()
+        let upgraded = try await PostgresDatabase.open(url: url, logger: quietLogger)
+        let result: Result<Void, any Error>
+        do {
+            let store = PostgresUserStore(database: upgraded)
+            let record = try await store.scimUser(id: ada.id)
+            #expect(record.userName == "Ada@Example.com")
+            #expect(record.document == nil)
+            let query = SCIMListQuery(filter: try SCIMFilterParser.parse(#"userName eq "ada@example.COM""#), sort: nil, startIndex: 1, count: 10)
+            #expect(try await store.scimUsers(query).records.map(\.user.id) == [ada.id])
+            let body = try SCIMJSONParser.parse(scimUserJSON("ADA@example.com", email: "other@example.com"))
+            await #expect(throws: StoreError.userNameTaken) {
+                try await store.createSCIMUser(try SCIMUserResource.write(from: body, current: nil), at: Date())
+            }
+            result = .success(())
+        } catch {
+            result = .failure(error)
+        }
+        await upgraded.close()
+        try? await TestPostgres.shared.dropDatabase(named: name)
+        try result.get()
+    }
+
     @Test("SCIM writes move the generation another process reads, and show in its SCIM reads")
     func scimWritesMoveTheGeneration() async throws {
         try await withTwoStores { writer, reader in

@@ -22,7 +22,7 @@ enum PostgresSchema {
         Migration(version: 6, name: "SCIM user names, documents and folding", statements: v6),
     ]
 
-    static func migrate(_ database: PostgresDatabase) async throws {
+    static func migrate(_ database: PostgresDatabase, upTo lastVersion: Int = .max) async throws {
         try await database.transaction { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: database.logger)
             try await connection.query("""
@@ -38,7 +38,7 @@ enum PostgresSchema {
             ).decode(Int.self) {
                 applied.insert(version)
             }
-            for migration in migrations where !applied.contains(migration.version) {
+            for migration in migrations where !applied.contains(migration.version) && migration.version <= lastVersion {
                 for statement in migration.statements {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: database.logger)
                 }
