@@ -37,6 +37,17 @@ struct SCIMResourceTests {
         }
     }
 
+    @Test("Control characters, U+0000 included, in attributes Roster does not model: kept, answered and filtered on", arguments: Backend.allCases)
+    func controlCharacters(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
+            let title = #""title":"a\u0000b\u0001c""#
+            let id = try await server.scimUser(scimUserJSON("nul", email: "nul@example.org", extra: title))
+            #expect(try await server.scim(.get, "/Users/\(id)").text.contains(title))
+            #expect(try await server.ids(filter: #"title eq "A\u0000B\u0001C""#) == [id])
+            #expect(try await server.ids(filter: #"title co "\u0000""#) == [id])
+        }
+    }
+
     @Test("A user made over SCIM is a Roster user, and a Roster API user is a SCIM user", arguments: Backend.allCases)
     func bothDialects(backend: Backend) async throws {
         try await withServer(backend: backend) { server in

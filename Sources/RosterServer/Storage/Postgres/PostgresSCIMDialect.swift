@@ -60,7 +60,7 @@ struct PostgresSCIMDialect: SCIMSQLDialect {
         var binds = PostgresBindings(capacity: arguments.count)
         for argument in arguments {
             switch argument {
-            case .text(let text): binds.append(text)
+            case .text(let text): binds.append(PostgresSCIMDocument.replacingNUL(in: text))
             case .integer(let number): binds.append(number)
             case .real(let number): binds.append(number)
             case .boolean(let flag): binds.append(flag)

@@ -27,7 +27,7 @@ extension PostgresUserStore {
 
     func createSCIMGroup(_ write: SCIMGroupWrite, at now: Date) async throws -> SCIMGroupRecord {
         let milliseconds = Milliseconds.of(now)
-        let document = SCIMDocumentColumn.text(write.document)
+        let document = PostgresSCIMDocument(write.document)
         return try await self.write { connection in
             // Group ids have the user ids' form; a collision draws again.
             var group: Group
@@ -40,7 +40,7 @@ extension PostgresUserStore {
                 throw StoreError.groupNotFound
             }
             try await connection.query(
-                "UPDATE groups SET scim = \(document), scim_json = \(document)::jsonb WHERE seq = \(seq)", logger: self.logger)
+                "UPDATE groups SET scim = \(document.text), scim_json = \(document.jsonText)::jsonb WHERE seq = \(seq)", logger: self.logger)
             try await Self.setMembers(write.memberIDs, ofGroupSeq: seq, at: milliseconds, on: connection, logger: self.logger)
             return try await Self.scimGroup(id: group.id, on: connection, logger: self.logger)
         }
@@ -62,9 +62,9 @@ extension PostgresUserStore {
                 let members = try await PostgresMemberships.userSeqs(ofGroupSeq: current.seq, on: connection, logger: self.logger)
                 try await PostgresUserRows.refreshJSON(userSeqs: members, on: connection, logger: self.logger)
             }
-            let document = SCIMDocumentColumn.text(write.document)
+            let document = PostgresSCIMDocument(write.document)
             try await connection.query("""
-                UPDATE groups SET scim = \(document), scim_json = \(document)::jsonb,
+                UPDATE groups SET scim = \(document.text), scim_json = \(document.jsonText)::jsonb,
                     updated_at = greatest(updated_at, \(updatedAt)), revision = revision + 1
                 WHERE seq = \(current.seq)
                 """, logger: self.logger)

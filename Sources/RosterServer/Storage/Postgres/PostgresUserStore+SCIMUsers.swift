@@ -26,7 +26,7 @@ extension PostgresUserStore: SCIMStore {
 
     func createSCIMUser(_ write: SCIMUserWrite, at now: Date) async throws -> SCIMUserRecord {
         let milliseconds = Milliseconds.of(now)
-        let document = SCIMDocumentColumn.text(write.document)
+        let document = PostgresSCIMDocument(write.document)
         return try await self.write { connection in
             // An id collision (two creates in one millisecond drawing the same 40 random bits) draws again.
             while true {
@@ -40,7 +40,7 @@ extension PostgresUserStore: SCIMStore {
                         VALUES (\(user.id), \(user.name), \(user.email), \(user.role.rawValue), \(user.status.rawValue),
                             \(milliseconds), \(milliseconds), \(SortKey.of(user.name)), \(SortKey.of(user.email)),
                             \(UserJSON.objectText(user)), \(write.userName), \(SortKey.of(write.userName)),
-                            \(document), \(document)::jsonb)
+                            \(document.text), \(document.jsonText)::jsonb)
                         ON CONFLICT (id) DO NOTHING RETURNING seq
                         """, logger: self.logger).collect()
                 }
@@ -65,15 +65,15 @@ extension PostgresUserStore: SCIMStore {
             try ETag.check(ifMatch: ifMatch, version: current.version)
             let write = try change(current)
             let user = write.applied(to: current.user, atMilliseconds: milliseconds)
-            let document = SCIMDocumentColumn.text(write.document)
+            let document = PostgresSCIMDocument(write.document)
             _ = try await Self.refusingTakenNames {
                 try await connection.query("""
                     UPDATE users SET name = \(user.name), email = \(user.email), role = \(user.role.rawValue),
                         status = \(user.status.rawValue), updated_at = \(Milliseconds.of(user.updatedAt)),
                         name_key = \(SortKey.of(user.name)), email_key = \(SortKey.of(user.email)),
                         json = \(UserJSON.objectText(user)), user_name = \(write.userName),
-                        user_name_key = \(SortKey.of(write.userName)), scim = \(document), scim_json = \(document)::jsonb,
-                        revision = revision + 1
+                        user_name_key = \(SortKey.of(write.userName)), scim = \(document.text),
+                        scim_json = \(document.jsonText)::jsonb, revision = revision + 1
                     WHERE seq = \(current.seq)
                     """, logger: self.logger).collect()
             }
@@ -119,7 +119,8 @@ enum PostgresSCIMUserDocument {
         guard let document = SCIMDocumentColumn.read(stored) else { return }
         let followed = SCIMUserResource.following(document, user: user)
         guard followed != document else { return }
-        let text = SCIMDocumentColumn.text(followed)
-        try await connection.query("UPDATE users SET scim = \(text), scim_json = \(text)::jsonb WHERE id = \(user.id)", logger: logger)
+        let written = PostgresSCIMDocument(followed)
+        try await connection.query(
+            "UPDATE users SET scim = \(written.text), scim_json = \(written.jsonText)::jsonb WHERE id = \(user.id)", logger: logger)
     }
 }
