@@ -74,16 +74,17 @@ check-api: deps
 
 # The SCIM endpoint against two conformance checkers from PyPI (scim2-tester through scim2-cli,
 # and scim-sanity), installed in their own virtual environment under .build, on a throwaway
-# database. Not part of `test`: it needs Python and the network for the first install.
+# database: a SQLite file, or with DATABASE=postgres a throwaway PostgreSQL cluster.
+# Not part of `test`: it needs Python and the network for the first install.
 SCIM_CHECK := .build/scim-check
-check-scim: deps
+check-scim: deps $(if $(filter postgres,$(DATABASE)),postgres-deps)
 	$(SWIFT) build --product roster-server
 	@python3 -c 'import ensurepip, venv' 2>/dev/null || { echo "Installing: python3-venv"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 python3-venv; }
 	@[ -x $(SCIM_CHECK)/bin/python3 ] || python3 -m venv $(SCIM_CHECK)
 	@[ -x $(SCIM_CHECK)/bin/scim2 ] && [ -x $(SCIM_CHECK)/bin/scim-sanity ] || \
 	  $(SCIM_CHECK)/bin/python3 -m pip install --quiet --disable-pip-version-check -r scripts/scim/requirements-check.txt
-	BIN=.build/debug VENV=$(SCIM_CHECK) scripts/check-scim.sh
+	BIN=.build/debug VENV=$(SCIM_CHECK) DATABASE=$(DATABASE) scripts/check-scim.sh
 
 # Release build, $(USERS) demo users (`make bench-server USERS=1000000` for the scale targets),
 # wrk against the list, get, search and /health calls and the HTTP floor, the seed time, and the

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# make check-scim: starts roster-server on a throwaway database and port with a known token,
+# make check-scim: starts roster-server on a throwaway database and port with a known token
+# (a SQLite file; DATABASE=postgres, `make check-scim DATABASE=postgres`, a throwaway PostgreSQL cluster),
 # runs two independent SCIM conformance checkers from PyPI against its /scim/v2 endpoint, and
 # stops the server. Both must report no failure:
 #   scim2-tester (through `scim2 … test`): every check it has; it exits 1 on anything that is
@@ -21,7 +22,7 @@ KNOWN_FAILURE="PATCH /Groups/{id} add member"
 
 throwaway_server 20 "$TOKEN"
 URL=$URL/scim/v2
-echo "roster-server SCIM endpoint at $URL"
+echo "roster-server SCIM endpoint at $URL, on ${DATABASE:-sqlite}"
 status=0
 
 echo

@@ -43,9 +43,9 @@ struct ClientFilterTests {
         }
     }
 
-    @Test("SCIM: the same filters as one filter joined with and, and groups found by displayName")
-    func scim() async throws {
-        try await withServer { server in
+    @Test("SCIM: the same filters as one filter joined with and, and groups found by displayName", arguments: Backend.allCases)
+    func scim(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
             let (ops, night, users) = try await prepare(server)
             let client = APIClient(baseURL: server.url.appendingPathComponent("scim/v2"), token: TestServer.token,
                                    transport: TestTransport.shared, retryPolicy: .never, logger: quietLogger)

@@ -9,8 +9,8 @@ import Testing
 struct GroupRepositoryTests {
     enum Flavour: String, CaseIterable, Sendable { case roster, scim }
 
-    /// Each dialect on each backend that serves it (SCIM is not on PostgreSQL yet).
-    static let cases: [(Backend, Flavour)] = [(.sqlite, .roster), (.sqlite, .scim), (.postgres, .roster)]
+    /// Each dialect on each backend.
+    static let cases: [(Backend, Flavour)] = [(.sqlite, .roster), (.sqlite, .scim), (.postgres, .roster), (.postgres, .scim)]
 
     /// The group and user repositories of one dialect on `server`.
     static func repositories(_ flavour: Flavour, on server: TestServer) -> (groups: any GroupRepository, users: any UserRepository) {

@@ -3,8 +3,8 @@ import RosterKit
 @testable import RosterServer
 import Testing
 
-/// What only the PostgreSQL backend has to show: the generation shared by its processes, and
-/// SCIM's clear refusal while it is not ported.
+/// What only the PostgreSQL backend has to show: the generation shared by its processes, which
+/// SCIM's writes move as the Roster API's do.
 @Suite("PostgreSQL store")
 struct PostgresStoreTests {
     /// Two stores with their own connection pools on one fresh database, as two processes have.
@@ -69,14 +69,51 @@ struct PostgresStoreTests {
         }
     }
 
-    @Test("SCIM on PostgreSQL answers 501 with a SCIM error saying so")
-    func scimNotYetAvailable() async throws {
-        try await withServer(backend: .postgres) { server in
-            let answer = try await server.raw(.get, "/scim/v2/Users", headers: TestServer.authorization)
-            #expect(answer.status == 501)
-            let body = try #require(try JSONSerialization.jsonObject(with: answer.response.body) as? [String: Any])
-            #expect(body["schemas"] as? [String] == ["urn:ietf:params:scim:api:messages:2.0:Error"])
-            #expect((body["detail"] as? String)?.contains("PostgreSQL") == true)
+    @Test("A database made before SCIM (migration 5) gains it: its users are SCIM users, their emails their userNames")
+    func upgradeToSCIM() async throws {
+        let (url, name) = try await TestPostgres.shared.createDatabase()
+        let old = try await PostgresDatabase.open(url: url, logger: quietLogger, schemaVersion: 5)
+        let ada = try await PostgresUserStore(database: old).create(UserDraft(name: "Ada", email: "Ada@Example.com"), at: Date())
+        await old.close()
+        let upgraded = try await PostgresDatabase.open(url: url, logger: quietLogger)
+        let result: Result<Void, any Error>
+        do {
+            let store = PostgresUserStore(database: upgraded)
+            let record = try await store.scimUser(id: ada.id)
+            #expect(record.userName == "Ada@Example.com")
+            #expect(record.document == nil)
+            let query = SCIMListQuery(filter: try SCIMFilterParser.parse(#"userName eq "ada@example.COM""#), sort: nil, startIndex: 1, count: 10)
+            #expect(try await store.scimUsers(query).records.map(\.user.id) == [ada.id])
+            let body = try SCIMJSONParser.parse(scimUserJSON("ADA@example.com", email: "other@example.com"))
+            await #expect(throws: StoreError.userNameTaken) {
+                try await store.createSCIMUser(try SCIMUserResource.write(from: body, current: nil), at: Date())
+            }
+            result = .success(())
+        } catch {
+            result = .failure(error)
+        }
+        await upgraded.close()
+        try? await TestPostgres.shared.dropDatabase(named: name)
+        try result.get()
+    }
+
+    @Test("SCIM writes move the generation another process reads, and show in its SCIM reads")
+    func scimWritesMoveTheGeneration() async throws {
+        try await withTwoStores { writer, reader in
+            let before = try await reader.generation()
+            let body = try SCIMJSONParser.parse(scimUserJSON("Ada", email: "ada@example.com", extra: #""nickName":"A""#))
+            let ada = try await writer.createSCIMUser(try SCIMUserResource.write(from: body, current: nil), at: Date())
+            let created = try await reader.generation()
+            #expect(created > before)
+            let query = SCIMListQuery(filter: try SCIMFilterParser.parse(#"userName eq "ADA""#), sort: nil, startIndex: 1, count: 10)
+            let found = try await reader.scimUsers(query)
+            #expect(found.total == 1)
+            #expect(found.records.first?.user.id == ada.user.id)
+            #expect(found.records.first?.document?["nickName"] == .string("A"))
+
+            let group = try await writer.createSCIMGroup(SCIMGroupWrite(name: "Ops", document: SCIMObject(), memberIDs: [ada.user.id]), at: Date())
+            #expect(try await reader.generation() > created)
+            #expect(try await reader.scimUser(id: ada.user.id).user.groups.map(\.id) == [group.group.id])
         }
     }
 }

@@ -10,9 +10,9 @@ struct SCIMFilterTests {
     }
 
     /// Five users, a second apart: four over SCIM, Dave over the Roster API (no SCIM document).
-    private func withPeople(_ body: (TestServer, People) async throws -> Void) async throws {
+    private func withPeople(_ backend: Backend, _ body: (TestServer, People) async throws -> Void) async throws {
         let clock = SettableNow()
-        try await withServer(now: clock.function) { server in
+        try await withServer(backend: backend, now: clock.function) { server in
             var people = People()
             people.alice = try await server.scimUser(#"""
                 {"schemas":["urn:ietf:params:scim:schemas:core:2.0:User","urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"],
@@ -41,9 +41,9 @@ struct SCIMFilterTests {
         }
     }
 
-    @Test("eq ne co sw ew pr, each on a string attribute")
-    func stringOperators() async throws {
-        try await withPeople { (server: TestServer, p: People) async throws in
+    @Test("eq ne co sw ew pr, each on a string attribute", arguments: Backend.allCases)
+    func stringOperators(backend: Backend) async throws {
+        try await withPeople(backend) { (server: TestServer, p: People) async throws in
             #expect(try await server.ids(filter: #"userName eq "carol""#) == [p.carol])
             #expect(try await Set(server.ids(filter: #"userName ne "carol""#)) == [p.alice, p.bob, p.dave, p.erin])
             #expect(try await server.ids(filter: #"displayName co "build""#) == [p.bob])
@@ -54,9 +54,9 @@ struct SCIMFilterTests {
         }
     }
 
-    @Test("gt ge lt le on strings and on meta dates")
-    func ordering() async throws {
-        try await withPeople { (server: TestServer, p: People) async throws in
+    @Test("gt ge lt le on strings and on meta dates", arguments: Backend.allCases)
+    func ordering(backend: Backend) async throws {
+        try await withPeople(backend) { (server: TestServer, p: People) async throws in
             #expect(try await Set(server.ids(filter: #"userName gt "carol""#)) == [p.dave, p.erin])
             #expect(try await Set(server.ids(filter: #"userName ge "carol""#)) == [p.carol, p.dave, p.erin])
             #expect(try await Set(server.ids(filter: #"userName lt "bob.builder""#)) == [p.alice])
@@ -69,9 +69,9 @@ struct SCIMFilterTests {
         }
     }
 
-    @Test("Booleans: active eq true / false, for SCIM users and a Roster API user")
-    func booleans() async throws {
-        try await withPeople { (server: TestServer, p: People) async throws in
+    @Test("Booleans: active eq true / false, for SCIM users and a Roster API user", arguments: Backend.allCases)
+    func booleans(backend: Backend) async throws {
+        try await withPeople(backend) { (server: TestServer, p: People) async throws in
             // Erin sent no active: she has none, so neither comparison matches her; Dave is active in Roster.
             #expect(try await Set(server.ids(filter: "active eq true")) == [p.alice, p.carol, p.dave])
             #expect(try await Set(server.ids(filter: "active eq false")) == [p.bob])
@@ -79,9 +79,9 @@ struct SCIMFilterTests {
         }
     }
 
-    @Test("and binds tighter than or; parentheses and not group")
-    func precedence() async throws {
-        try await withPeople { (server: TestServer, p: People) async throws in
+    @Test("and binds tighter than or; parentheses and not group", arguments: Backend.allCases)
+    func precedence(backend: Backend) async throws {
+        try await withPeople(backend) { (server: TestServer, p: People) async throws in
             // a or (b and c): Carol by the first term alone.
             #expect(try await Set(server.ids(filter: #"userName eq "carol" or title eq "Engineer" and active eq false"#)) == [p.carol])
             // (a or b) and c: neither Carol (no title) nor Alice (active) pass c.
@@ -92,9 +92,9 @@ struct SCIMFilterTests {
         }
     }
 
-    @Test("Value paths, sub-attributes of multi-valued attributes, emails without a sub-attribute")
-    func valuePaths() async throws {
-        try await withPeople { (server: TestServer, p: People) async throws in
+    @Test("Value paths, sub-attributes of multi-valued attributes, emails without a sub-attribute", arguments: Backend.allCases)
+    func valuePaths(backend: Backend) async throws {
+        try await withPeople(backend) { (server: TestServer, p: People) async throws in
             #expect(try await Set(server.ids(filter: #"emails[type eq "work" and value co "@example.org"]"#)) == [p.alice, p.erin])
             #expect(try await Set(server.ids(filter: #"emails[type eq "home"]"#)) == [p.alice, p.carol])
             #expect(try await Set(server.ids(filter: #"emails[type eq "home" or primary eq true]"#)) == [p.alice, p.carol, p.dave, p.erin])
@@ -107,9 +107,9 @@ struct SCIMFilterTests {
         }
     }
 
-    @Test("Schema URN prefixes, enterprise attributes, and attribute names in any case")
-    func urnsAndCase() async throws {
-        try await withPeople { (server: TestServer, p: People) async throws in
+    @Test("Schema URN prefixes, enterprise attributes, and attribute names in any case", arguments: Backend.allCases)
+    func urnsAndCase(backend: Backend) async throws {
+        try await withPeople(backend) { (server: TestServer, p: People) async throws in
             #expect(try await server.ids(filter: #"urn:ietf:params:scim:schemas:core:2.0:User:userName eq "carol""#) == [p.carol])
             #expect(try await server.ids(filter: #"urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department eq "ops""#) == [p.bob])
             #expect(try await server.ids(filter: #"urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:employeeNumber pr"#) == [p.alice])
@@ -123,9 +123,9 @@ struct SCIMFilterTests {
         }
     }
 
-    @Test("Groups: a user's groups, and group filters on displayName and members")
-    func groups() async throws {
-        try await withPeople { (server: TestServer, p: People) async throws in
+    @Test("Groups: a user's groups, and group filters on displayName and members", arguments: Backend.allCases)
+    func groups(backend: Backend) async throws {
+        try await withPeople(backend) { (server: TestServer, p: People) async throws in
             let group = try await server.scim(.post, "/Groups", #"{"displayName":"Ops Team","members":[{"value":"\#(p.bob)"},{"value":"\#(p.dave)"}]}"#)
             #expect(group.status == 201, "\(group.text)")
             #expect(try await Set(server.ids(filter: #"groups.display eq "ops team""#)) == [p.bob, p.dave])
@@ -135,9 +135,9 @@ struct SCIMFilterTests {
         }
     }
 
-    @Test("Unknown attributes and malformed filters are 400 invalidFilter")
-    func invalid() async throws {
-        try await withPeople { (server: TestServer, _: People) async throws in
+    @Test("Unknown attributes and malformed filters are 400 invalidFilter", arguments: Backend.allCases)
+    func invalid(backend: Backend) async throws {
+        try await withPeople(backend) { (server: TestServer, _: People) async throws in
             for filter in [
                 #"nickname2 eq "x""#, #"urn:example:custom:1.0:User:badge eq "x""#, #"userName eq"#, #"userName zz "x""#,
                 #"(userName eq "x""#, #"emails[type eq "work""#, #"userName eq "x" and"#, "", #"active gt true"#,
@@ -151,9 +151,9 @@ struct SCIMFilterTests {
         }
     }
 
-    @Test("POST .search takes the same filter in a body; /.search covers users and groups")
-    func search() async throws {
-        try await withPeople { (server: TestServer, p: People) async throws in
+    @Test("POST .search takes the same filter in a body; /.search covers users and groups", arguments: Backend.allCases)
+    func search(backend: Backend) async throws {
+        try await withPeople(backend) { (server: TestServer, p: People) async throws in
             let answer = try await server.scim(.post, "/Users/.search", #"""
                 {"schemas":["urn:ietf:params:scim:api:messages:2.0:SearchRequest"],"filter":"emails[type eq \"work\"]",
                  "sortBy":"userName","sortOrder":"descending","attributes":["userName"],"startIndex":1,"count":2}

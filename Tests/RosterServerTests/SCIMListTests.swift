@@ -4,9 +4,9 @@ import Testing
 
 @Suite("SCIM lists: paging, the largest page, sort, attributes")
 struct SCIMListTests {
-    @Test("startIndex and count page through totalResults; count above maxResults gives maxResults")
-    func paging() async throws {
-        try await withServer(seedCount: 250) { server in
+    @Test("startIndex and count page through totalResults; count above maxResults gives maxResults", arguments: Backend.allCases)
+    func paging(backend: Backend) async throws {
+        try await withServer(backend: backend, seedCount: 250) { server in
             let first = try await server.scim(.get, "/Users?startIndex=1&count=100")
             #expect(first.status == 200)
             #expect(first.header("Content-Type") == "application/scim+json")
@@ -42,10 +42,10 @@ struct SCIMListTests {
         }
     }
 
-    @Test("sortBy and sortOrder: userName, meta.created, emails, title; unassigned values last")
-    func sorting() async throws {
+    @Test("sortBy and sortOrder: userName, meta.created, emails, title; unassigned values last", arguments: Backend.allCases)
+    func sorting(backend: Backend) async throws {
         let clock = SettableNow()
-        try await withServer(now: clock.function) { server in
+        try await withServer(backend: backend, now: clock.function) { server in
             for (userName, title) in [("mike", "b"), ("Zoe", ""), ("anna", "a"), ("Bert", "c")] {
                 let extra = title.isEmpty ? "" : #""title":"\#(title)""#
                 try await server.scimUser(scimUserJSON(userName, email: "\(userName.lowercased())@example.org", extra: extra))
@@ -66,9 +66,9 @@ struct SCIMListTests {
         }
     }
 
-    @Test("attributes and excludedAttributes on lists and single resources; id, schemas and meta always come")
-    func projection() async throws {
-        try await withServer { server in
+    @Test("attributes and excludedAttributes on lists and single resources; id, schemas and meta always come", arguments: Backend.allCases)
+    func projection(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
             let id = try await server.scimUser(scimUserJSON("pat", email: "pat@example.org", extra: #""title":"Chief","name":{"givenName":"Pat","familyName":"Lee"}"#))
             let only = try await server.scim(.get, "/Users?attributes=userName,name.givenName")
             let resource = try #require(only.resources.first)

@@ -8,9 +8,9 @@ struct SCIMPatchTests {
         try await server.scim(.patch, "/\(endpoint)/\(id)", #"{"schemas":["urn:ietf:params:scim:api:messages:2.0:PatchOp"],"Operations":\#(operations)}"#)
     }
 
-    @Test("Paths: simple, sub-attribute, value filter with and without a sub-attribute, extension URN")
-    func paths() async throws {
-        try await withServer { server in
+    @Test("Paths: simple, sub-attribute, value filter with and without a sub-attribute, extension URN", arguments: Backend.allCases)
+    func paths(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
             let id = try await server.scimUser(#"""
                 {"userName":"pat","displayName":"Pat","emails":[{"value":"pat@work.example","type":"work","primary":true},{"value":"pat@home.example","type":"home"}],
                  "phoneNumbers":[{"value":"555-0100","type":"work"}]}
@@ -40,9 +40,9 @@ struct SCIMPatchTests {
         }
     }
 
-    @Test("No path: the value's attributes are added or replaced (how Okta and Entra ID send them)")
-    func noPath() async throws {
-        try await withServer { server in
+    @Test("No path: the value's attributes are added or replaced (how Okta and Entra ID send them)", arguments: Backend.allCases)
+    func noPath(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
             let id = try await server.scimUser(scimUserJSON("np", email: "np@example.org", extra: #""displayName":"Np","name":{"givenName":"N","familyName":"P"}"#))
             let answer = try await patch(server, id, #"""
                 [{"op":"replace","value":{"active":"False","displayName":"No Path","name":{"familyName":"Path"},
@@ -58,9 +58,9 @@ struct SCIMPatchTests {
         }
     }
 
-    @Test("Removing displayName falls back to the name; replacing with no match on a plain filter adds the entry")
-    func fallbacks() async throws {
-        try await withServer { server in
+    @Test("Removing displayName falls back to the name; replacing with no match on a plain filter adds the entry", arguments: Backend.allCases)
+    func fallbacks(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
             let id = try await server.scimUser(scimUserJSON("fb", email: "fb@example.org", extra: #""displayName":"Shown","name":{"formatted":"Formal Name"}"#))
             let removed = try await patch(server, id, #"[{"op":"remove","path":"displayName"}]"#)
             #expect(removed.object["displayName"] == nil)
@@ -70,9 +70,9 @@ struct SCIMPatchTests {
         }
     }
 
-    @Test("Refusals: no target, bad paths, bad ops")
-    func refusals() async throws {
-        try await withServer { server in
+    @Test("Refusals: no target, bad paths, bad ops", arguments: Backend.allCases)
+    func refusals(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
             let id = try await server.scimUser(scimUserJSON("bad", email: "bad@example.org"))
             let cases: [(String, String)] = [
                 (#"[{"op":"remove"}]"#, "noTarget"),
@@ -103,9 +103,9 @@ struct SCIMGroupTests {
         Set((answer.object["members"] as? [[String: Any]] ?? []).compactMap { $0["value"] as? String })
     }
 
-    @Test("add members, remove members[value eq], remove with a value list, replace members")
-    func membership() async throws {
-        try await withServer { server in
+    @Test("add members, remove members[value eq], remove with a value list, replace members", arguments: Backend.allCases)
+    func membership(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
             var users: [String] = []
             for index in 0..<4 { users.append(try await server.scimUser(scimUserJSON("m\(index)", email: "m\(index)@example.org"))) }
             let created = try await server.scim(.post, "/Groups", #"{"schemas":["urn:ietf:params:scim:schemas:core:2.0:Group"],"displayName":"Eng","externalId":"ext-1","members":[{"value":"\#(users[0])"}]}"#)
@@ -138,9 +138,9 @@ struct SCIMGroupTests {
         }
     }
 
-    @Test("An unknown member id is 400 invalidValue and changes nothing, in PATCH, PUT and POST")
-    func integrity() async throws {
-        try await withServer { server in
+    @Test("An unknown member id is 400 invalidValue and changes nothing, in PATCH, PUT and POST", arguments: Backend.allCases)
+    func integrity(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
             let user = try await server.scimUser(scimUserJSON("solo", email: "solo@example.org"))
             let created = try await server.scim(.post, "/Groups", #"{"displayName":"Solo","members":[{"value":"\#(user)"}]}"#)
             let group = try #require(created.object["id"] as? String)
@@ -170,9 +170,9 @@ struct SCIMGroupTests {
 
 @Suite("SCIM Bulk: each operation on its own, bulkId references, bounds")
 struct SCIMBulkTests {
-    @Test("POSTs, a group naming users by bulkId, a failing operation that leaves the others, failOnErrors")
-    func bulk() async throws {
-        try await withServer { server in
+    @Test("POSTs, a group naming users by bulkId, a failing operation that leaves the others, failOnErrors", arguments: Backend.allCases)
+    func bulk(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
             let answer = try await server.scim(.post, "/Bulk", #"""
                 {"schemas":["urn:ietf:params:scim:api:messages:2.0:BulkRequest"],"Operations":[
                  {"method":"POST","path":"/Users","bulkId":"u1","data":{"userName":"b1","emails":[{"value":"b1@example.org"}]}},

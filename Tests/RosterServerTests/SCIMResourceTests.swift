@@ -4,9 +4,9 @@ import Testing
 
 @Suite("SCIM users: the mapping to Roster users, round trips, ETags, errors")
 struct SCIMResourceTests {
-    @Test("Attributes Roster does not model come back byte for byte, after POST, PUT and PATCH")
-    func roundTrip() async throws {
-        try await withServer { server in
+    @Test("Attributes Roster does not model come back byte for byte, after POST, PUT and PATCH", arguments: Backend.allCases)
+    func roundTrip(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
             // Compact JSON, as the server writes it; numbers and member order as sent.
             let custom = #""urn:example:params:scim:schemas:extension:acme:2.0:User":{"badge":"B-7","level":3.50,"clearances":["red",{"z":1,"a":[true,null]}]}"#
             let addresses = #""addresses":[{"streetAddress":"1 Main St","locality":"Springfield","type":"work","primary":true}]"#
@@ -37,9 +37,20 @@ struct SCIMResourceTests {
         }
     }
 
-    @Test("A user made over SCIM is a Roster user, and a Roster API user is a SCIM user")
-    func bothDialects() async throws {
-        try await withServer { server in
+    @Test("Control characters, U+0000 included, in attributes Roster does not model: kept, answered and filtered on", arguments: Backend.allCases)
+    func controlCharacters(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
+            let title = #""title":"a\u0000b\u0001c""#
+            let id = try await server.scimUser(scimUserJSON("nul", email: "nul@example.org", extra: title))
+            #expect(try await server.scim(.get, "/Users/\(id)").text.contains(title))
+            #expect(try await server.ids(filter: #"title eq "A\u0000B\u0001C""#) == [id])
+            #expect(try await server.ids(filter: #"title co "\u0000""#) == [id])
+        }
+    }
+
+    @Test("A user made over SCIM is a Roster user, and a Roster API user is a SCIM user", arguments: Backend.allCases)
+    func bothDialects(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
             let id = try await server.scimUser(#"""
                 {"userName":"kim","name":{"givenName":"Kim","familyName":"Park"},"active":false,
                  "emails":[{"value":"kim@home.example","type":"home"},{"value":"kim@work.example","type":"work","primary":true}],
@@ -75,9 +86,9 @@ struct SCIMResourceTests {
         }
     }
 
-    @Test("ETags: meta.version is the ETag; If-None-Match answers 304, a stale If-Match 412")
-    func etags() async throws {
-        try await withServer { server in
+    @Test("ETags: meta.version is the ETag; If-None-Match answers 304, a stale If-Match 412", arguments: Backend.allCases)
+    func etags(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
             let created = try await server.scim(.post, "/Users", scimUserJSON("etag", email: "etag@example.org"))
             let id = try #require(created.object["id"] as? String)
             let version = try #require((created.object["meta"] as? [String: Any])?["version"] as? String)
@@ -114,9 +125,9 @@ struct SCIMResourceTests {
         }
     }
 
-    @Test("Errors are SCIM errors with scimType, the token's 401 included")
-    func errors() async throws {
-        try await withServer { server in
+    @Test("Errors are SCIM errors with scimType, the token's 401 included", arguments: Backend.allCases)
+    func errors(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
             let noToken = try await server.raw(.get, "/scim/v2/Users")
             #expect(noToken.status == 401 && noToken.isSCIMError && noToken.header("WWW-Authenticate") == "Bearer")
             let discovery = try await server.raw(.get, "/scim/v2/ServiceProviderConfig")

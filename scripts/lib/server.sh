@@ -18,14 +18,24 @@ server_url() {
 }
 
 # throwaway_server SEED TOKEN: starts "$BIN/roster-server" on port 0 with SEED demo users in a
-# new database under a new temporary directory, for a script that checks it. Sets `workdir`
-# (the server's stdout and stderr are there), `server_pid` and `URL`; when the script exits,
-# the server is stopped and the directory removed.
+# new database under a new temporary directory, for a script that checks it: a SQLite file, or
+# with DATABASE=postgres a database in a throwaway PostgreSQL cluster (scripts/lib/postgres.sh)
+# in that directory. Sets `workdir` (the server's stdout and stderr are there), `server_pid`,
+# `database` (what --database was given) and `URL`; when the script exits, the server and the
+# cluster are stopped and the directory removed.
 throwaway_server() {
     workdir=$(mktemp -d)
     server_pid=""
+    cluster=""
     trap stop_throwaway_server EXIT
-    "$BIN/roster-server" --port 0 --database "$workdir/users.sqlite" --token "$2" --seed "$1" \
+    database=$workdir/users.sqlite
+    if [ "${DATABASE:-sqlite}" = postgres ]; then
+        cluster=$workdir/postgres
+        # The cluster runs as the postgres user, which must reach its folder inside this one.
+        chmod 755 "$workdir"
+        database=$("$(dirname "${BASH_SOURCE[0]}")/postgres.sh" start "$cluster")
+    fi
+    "$BIN/roster-server" --port 0 --database "$database" --token "$2" --seed "$1" \
         --log-level warning >"$workdir/stdout" 2>"$workdir/stderr" &
     server_pid=$!
     URL=$(server_url "$server_pid" "$workdir/stdout" "$workdir/stderr")
@@ -33,5 +43,6 @@ throwaway_server() {
 
 stop_throwaway_server() {
     if [ -n "$server_pid" ]; then kill -TERM "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+    [ -z "$cluster" ] || "$(dirname "${BASH_SOURCE[0]}")/postgres.sh" stop "$cluster"
     rm -rf "$workdir"
 }

@@ -25,10 +25,6 @@ struct SCIMProblem: Error, Equatable {
 }
 
 extension SCIMProblem {
-    static let notAvailableOnPostgres = SCIMProblem(
-        status: .notImplemented,
-        detail: "SCIM is not yet available on the PostgreSQL backend; use the Roster API (/api/v1), or serve SCIM from a SQLite database.")
-
     static func invalidFilter(_ detail: String) -> SCIMProblem {
         SCIMProblem(status: .badRequest, scimType: "invalidFilter", detail: detail)
     }

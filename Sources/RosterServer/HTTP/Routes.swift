@@ -6,10 +6,9 @@ import RosterKit
 /// The router: every path of the wire contract and the SCIM endpoint, behind the middleware that logs each request,
 /// gives every error its envelope, checks the token and injects faults, in that order.
 enum Routes {
-    /// - Parameter scimStore: the store SCIM runs on; nil on a backend without SCIM yet
-    ///   (PostgreSQL), whose `/scim/v2` answers 501.
+    /// - Parameter scimStore: the store SCIM runs on: `store` itself, on either backend.
     static func makeRouter(
-        store: any DirectoryStore, scimStore: UserStore?, configuration: ServerConfiguration, openAPIDocument: Data
+        store: any DirectoryStore, scimStore: any SCIMStore, configuration: ServerConfiguration, openAPIDocument: Data
     ) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: RequestLogMiddleware())
@@ -39,11 +38,7 @@ enum Routes {
         router.put("/api/v1/groups/:id/members/:user_id", use: groups.addMember)
         router.delete("/api/v1/groups/:id/members/:user_id", use: groups.removeMember)
 
-        if let scimStore {
-            SCIMRoutes.add(to: router, service: SCIMService(store: scimStore, now: configuration.now))
-        } else {
-            SCIMRoutes.addUnavailable(to: router)
-        }
+        SCIMRoutes.add(to: router, service: SCIMService(store: scimStore, now: configuration.now))
 
         let health = JSONResponse.make(APIResponse.success(HealthStatus(status: "ok", version: RosterVersion.current, features: [HealthStatus.idempotencyKeyFeature, HealthStatus.groupsFeature])))
         router.get("/api/v1/health") { _, _ in health }

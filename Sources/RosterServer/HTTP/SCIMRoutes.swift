@@ -14,15 +14,6 @@ enum SCIMRoutes {
         }
     }
 
-    /// Every SCIM path answers 501 with a SCIM error body: for a backend SCIM is not built on.
-    static func addUnavailable(to router: Router<BasicRequestContext>) {
-        for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] {
-            router.on("\(prefix)/**", method: method) { _, _ -> Response in
-                throw SCIMProblem.notAvailableOnPostgres
-            }
-        }
-    }
-
     static func isSCIM(_ path: String) -> Bool {
         path == prefix || path.hasPrefix(prefix + "/")
     }

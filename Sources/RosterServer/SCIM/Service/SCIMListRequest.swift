@@ -77,6 +77,11 @@ struct SCIMListRequest: Sendable {
         sortBy.map { SCIMListPlan.Sort(path: $0, descending: descending) }
     }
 
+    /// What the store is asked for.
+    var query: SCIMListQuery {
+        SCIMListQuery(filter: filter, sort: sort, startIndex: startIndex, count: count)
+    }
+
     /// The ListResponse of a page.
     static func listResponse(total: Int, startIndex: Int, resources: [SCIMValue]) -> SCIMValue {
         .object(SCIMObject([

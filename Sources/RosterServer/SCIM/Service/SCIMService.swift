@@ -22,10 +22,10 @@ struct SCIMAnswer: Sendable {
     var headers: HTTPFields = [:]
 }
 
-/// The SCIM 2.0 service provider (RFC 7643, 7644) over the user store: routes a request to
-/// its resource and answers it, or throws the `SCIMProblem` to answer.
+/// The SCIM 2.0 service provider (RFC 7643, 7644) over the user store, SQLite or PostgreSQL:
+/// routes a request to its resource and answers it, or throws the `SCIMProblem` to answer.
 struct SCIMService: Sendable {
-    let store: UserStore
+    let store: any SCIMStore
     let now: @Sendable () -> Date
 
     func handle(_ request: SCIMRequest) async throws -> SCIMAnswer {
@@ -89,19 +89,13 @@ struct SCIMService: Sendable {
     }
 
     private func userPage(_ list: SCIMListRequest, baseURL: String) async throws -> (Int, [SCIMValue]) {
-        let plan = try SCIMListPlan(
-            table: "users", select: SCIMUserRecord.columns, columns: SCIMUserColumns(), filter: list.filter,
-            sort: list.sort, startIndex: list.startIndex, count: list.count)
-        let (total, records) = try await store.scimUsers(plan)
+        let (total, records) = try await store.scimUsers(list.query)
         return (total, records.map { .object(list.projection.apply(SCIMUserResource.render($0, baseURL: baseURL))) })
     }
 
     private func groupPage(_ list: SCIMListRequest, baseURL: String) async throws -> (Int, [SCIMValue]) {
-        let plan = try SCIMListPlan(
-            table: "groups", select: SCIMGroupRecord.columns, columns: SCIMGroupColumns(), filter: list.filter,
-            sort: list.sort, startIndex: list.startIndex, count: list.count)
         let withMembers = list.projection.includes("members")
-        let (total, records) = try await store.scimGroups(plan, withMembers: withMembers)
+        let (total, records) = try await store.scimGroups(list.query, withMembers: withMembers)
         return (total, records.map { .object(list.projection.apply(SCIMGroupResource.render($0, baseURL: baseURL, includeMembers: withMembers))) })
     }
 

@@ -17,12 +17,13 @@ final class PostgresDatabase: Sendable {
         running = Task { await client.run() }
     }
 
-    /// Connects, and brings the schema up to date (`PostgresSchema`).
-    static func open(url: String, logger: Logger) async throws -> PostgresDatabase {
+    /// Connects, and brings the schema up to date (`PostgresSchema`); tests of an upgrade stop
+    /// at an older `schemaVersion`.
+    static func open(url: String, logger: Logger, schemaVersion: Int = .max) async throws -> PostgresDatabase {
         let database = PostgresDatabase(
             client: PostgresClient(configuration: try PostgresURL.configuration(url), backgroundLogger: logger), logger: logger)
         do {
-            try await withConnectionDeadline(url: url) { try await PostgresSchema.migrate(database) }
+            try await withConnectionDeadline(url: url) { try await PostgresSchema.migrate(database, upTo: schemaVersion) }
         } catch {
             await database.close()
             throw error

@@ -19,9 +19,10 @@ enum PostgresSchema {
         Migration(version: 3, name: "groups and memberships", statements: v3),
         Migration(version: 4, name: "per-gram counts of one- and two-character searches", statements: v4),
         Migration(version: 5, name: "sort indexes covering the filtered columns", statements: v5),
+        Migration(version: 6, name: "SCIM user names, documents and folding", statements: v6),
     ]
 
-    static func migrate(_ database: PostgresDatabase) async throws {
+    static func migrate(_ database: PostgresDatabase, upTo lastVersion: Int = .max) async throws {
         try await database.transaction { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: database.logger)
             try await connection.query("""
@@ -37,7 +38,7 @@ enum PostgresSchema {
             ).decode(Int.self) {
                 applied.insert(version)
             }
-            for migration in migrations where !applied.contains(migration.version) {
+            for migration in migrations where !applied.contains(migration.version) && migration.version <= lastVersion {
                 for statement in migration.statements {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: database.logger)
                 }
@@ -55,7 +56,12 @@ enum PostgresSchema {
         + coveringIndexes + [
         // Substring search: trigrams of the (already folded) keys, for LIKE '%…%'.
         ("users_search", "INDEX users_search ON users USING gin (name_key gin_trgm_ops, email_key gin_trgm_ops)"),
+        userNameIndex,
     ]
+
+    /// As of migration 6: userNames unique ignoring case, a user's email standing for a
+    /// userName they do not have. It serves `userName eq` and `sw` filters and the userName sort.
+    static let userNameIndex: (name: String, definition: String) = ("users_user_name", "UNIQUE INDEX users_user_name ON users ((coalesce(user_name_key, email_key)))")
 
     /// The sort indexes as of migration 5: each also carries every column a list filters on
     /// but the group, so a page skips rows and tests a short search in an index-only scan
@@ -316,4 +322,36 @@ enum PostgresSchema {
     // As `coveringIndexes` says; the unique email index is replaced in the same transaction.
     private static let v5: [String] = ["SET LOCAL maintenance_work_mem = '512MB'"]
         + coveringIndexes.flatMap { ["DROP INDEX \($0.name)", "CREATE \($0.definition)"] }
+
+    // SCIM (RFC 7643) on the same rows, as SQLite's v4 (revisions are there since v1 and v3).
+    // `user_name` is SCIM's userName, NULL for users made through the Roster API (their
+    // userName is their email), `user_name_key` its folded form. `scim` is the document as last
+    // written over SCIM, as text: it is answered as it was written, member order and all;
+    // `scim_json` is the same document as jsonb, which filters and sorts read. The store writes
+    // both in one statement. Both are NULL for a resource never written over SCIM.
+    // `roster_fold` folds document values for case-insensitive filters and sorts as `SortKey`
+    // folds the key columns: full Unicode lower case through ICU's root locale, whatever the
+    // database's own locale (in "C", lower() folds ASCII alone), then NFC. A server built
+    // without ICU gets the database collation's lower() instead.
+    private static let v6: [String] = [
+        "ALTER TABLE users ADD COLUMN user_name text",
+        "ALTER TABLE users ADD COLUMN user_name_key text COLLATE \"C\"",
+        "ALTER TABLE users ADD COLUMN scim text",
+        "ALTER TABLE users ADD COLUMN scim_json jsonb",
+        "CREATE \(userNameIndex.definition)",
+        "ALTER TABLE groups ADD COLUMN scim text",
+        "ALTER TABLE groups ADD COLUMN scim_json jsonb",
+        """
+        DO $do$
+        BEGIN
+            IF EXISTS (SELECT 1 FROM pg_collation WHERE collname = 'und-x-icu') THEN
+                CREATE FUNCTION roster_fold(text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+                    AS $$ SELECT normalize(lower($1 COLLATE "und-x-icu"), NFC) $$;
+            ELSE
+                CREATE FUNCTION roster_fold(text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+                    AS $$ SELECT normalize(lower($1), NFC) $$;
+            END IF;
+        END $do$
+        """,
+    ]
 }

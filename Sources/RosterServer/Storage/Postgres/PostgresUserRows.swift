@@ -91,11 +91,13 @@ enum PostgresUserRows {
         }
     }
 
-    /// Runs a write, turning the unique email index's refusal into `StoreError.emailTaken`.
+    /// Runs a write, turning the unique email index's refusal into `StoreError.emailTaken`; so
+    /// is the userName index's (for a Roster API write, the email is someone's SCIM userName).
     private static func refusingTakenEmail<T>(_ write: () async throws -> T) async throws -> T {
         do {
             return try await write()
-        } catch let error as PSQLError where PostgresErrors.uniqueViolation(error) == "users_email_key" {
+        } catch let error as PSQLError
+            where [.some("users_email_key"), .some(PostgresSchema.userNameIndex.name)].contains(PostgresErrors.uniqueViolation(error)) {
             throw StoreError.emailTaken
         }
     }

@@ -109,6 +109,7 @@ final class PostgresUserStore: DirectoryStore {
             user.status = draft.status ?? user.status
             user.updatedAt = Milliseconds.date(max(Milliseconds.of(now), Milliseconds.of(user.createdAt)))
             try await PostgresUserRows.update(user, on: connection, logger: self.logger)
+            try await PostgresSCIMUserDocument.follow(user, on: connection, logger: self.logger)
             return user
         }
     }

@@ -1,11 +1,12 @@
 /// How one resource type's attributes are reached in SQL: the user and group tables' columns
-/// where Roster models the attribute, and the stored SCIM document (`scim`, read with SQLite's
+/// where Roster models the attribute, and the stored SCIM document (read with the dialect's
 /// JSON functions) for everything else. Every fragment is fixed text made from the schema's own
 /// attribute names; values never appear in it (they are bound arguments).
 protocol SCIMColumns: Sendable {
     var resourceType: SCIMResourceType { get }
-    /// The document column, e.g. `users.scim`.
-    var documentColumn: String { get }
+    var dialect: any SCIMSQLDialect { get }
+    /// The table, e.g. `users`.
+    var table: String { get }
     /// The attribute's SQL, or nil to use the document.
     func modelled(_ attribute: ResolvedAttribute) -> SQLTarget?
 }
@@ -23,16 +24,25 @@ struct SQLScalar {
     var sql: String
     var kind: SCIMAttribute.Kind
     var caseExact: Bool
-    /// The folded value, where a column has it already (and an index may serve it); else
-    /// `roster_fold(sql)` is computed per row.
+    /// The folded value, where a column has it already (and an index may serve it); else the
+    /// dialect's fold of `sql` is computed per row.
     var foldedSQL: String? = nil
     /// Whether `sw` should be a range over an index of `foldedSQL` (or `sql` when case-exact).
     var rangeIndexed = false
     /// Date-times stored as milliseconds since 1970 (the tables' time columns).
     var milliseconds = false
 
-    func compared(caseExact exact: Bool) -> String {
-        exact ? sql : (foldedSQL ?? "roster_fold(\(sql))")
+    func compared(caseExact exact: Bool, dialect: any SCIMSQLDialect) -> String {
+        exact ? sql : (foldedSQL ?? dialect.fold(sql))
+    }
+
+    /// Whether the value is text in SQL (absent and empty text are both "not present").
+    var isText: Bool {
+        switch kind {
+        case .string, .reference, .binary: true
+        case .dateTime: !milliseconds
+        case .boolean, .decimal, .integer, .complex: false
+        }
     }
 }
 
@@ -42,51 +52,53 @@ struct SQLMultiValued {
     var from: String
     /// What ties an entry to the outer row, if `from` does not already.
     var correlation: String? = nil
+    /// How the entries are ordered when one stands for them all (a sort): primary first.
+    var order: String? = nil
     var subAttribute: (SCIMAttribute) -> SQLScalar?
 
     /// Entries stored as a JSON array (the document, or one the row synthesizes).
-    static func json(array: String) -> SQLMultiValued {
-        SQLMultiValued(from: "json_each(\(array)) AS e") { sub in
-            SQLScalar(sql: "json_extract(e.value, '$.\(JSONPath.member(sub.name))')", kind: sub.kind, caseExact: sub.caseExact)
+    static func json(array: String, dialect: any SCIMSQLDialect) -> SQLMultiValued {
+        SQLMultiValued(from: dialect.entries(of: array), order: dialect.primaryEntryFirst) { sub in
+            SQLScalar(sql: dialect.value(in: "e.value", at: [sub.name], kind: sub.kind), kind: sub.kind, caseExact: sub.caseExact)
         }
     }
 }
 
-enum JSONPath {
-    /// A JSON path member: plain names as they are, anything else (`$ref`, a URN) quoted.
-    static func member(_ name: String) -> String {
-        name.unicodeScalars.allSatisfy({ $0.isASCIILetter || ("0"..."9").contains($0) || $0 == "_" }) ? name : "\"\(name)\""
-    }
-
-    /// `$.name`, `$.name.sub`, `$."urn".name.sub`.
-    static func of(_ attribute: ResolvedAttribute, includeSub: Bool = true) -> String {
-        var path = "$"
-        if let urn = attribute.extensionURN { path += ".\"\(urn)\"" }
-        path += "." + member(attribute.attribute.name)
-        if includeSub, let sub = attribute.subAttribute { path += "." + member(sub.name) }
+extension ResolvedAttribute {
+    /// The object members that lead to the attribute in a document: the extension's URN,
+    /// the name, the sub-attribute.
+    func documentPath(includeSub: Bool = true) -> [String] {
+        var path = extensionURN.map { [$0] } ?? []
+        path.append(attribute.name)
+        if includeSub, let sub = subAttribute { path.append(sub.name) }
         return path
     }
 }
 
 extension SCIMColumns {
+    var documentColumn: String { dialect.document(of: table) }
+
     /// The attribute's SQL target: modelled columns first, then the document.
     func target(_ attribute: ResolvedAttribute) -> SQLTarget {
         if let modelled = modelled(attribute) { return modelled }
         let definition = attribute.attribute
         if definition.multiValued {
-            return .multiValued(.json(array: "json_extract(\(documentColumn), '\(JSONPath.of(attribute, includeSub: false))')"))
+            return .multiValued(.json(array: dialect.json(in: documentColumn, at: attribute.documentPath(includeSub: false)), dialect: dialect))
         }
         if let sub = attribute.subAttribute {
-            return .scalar(SQLScalar(sql: "json_extract(\(documentColumn), '\(JSONPath.of(attribute))')", kind: sub.kind, caseExact: sub.caseExact))
+            return .scalar(SQLScalar(
+                sql: dialect.value(in: documentColumn, at: attribute.documentPath(), kind: sub.kind), kind: sub.kind, caseExact: sub.caseExact))
         }
         if definition.kind == .complex {
-            return .complex(json: "json_extract(\(documentColumn), '\(JSONPath.of(attribute))')")
+            return .complex(json: dialect.json(in: documentColumn, at: attribute.documentPath()))
         }
-        return .scalar(SQLScalar(sql: "json_extract(\(documentColumn), '\(JSONPath.of(attribute))')", kind: definition.kind, caseExact: definition.caseExact))
+        return .scalar(SQLScalar(
+            sql: dialect.value(in: documentColumn, at: attribute.documentPath(), kind: definition.kind),
+            kind: definition.kind, caseExact: definition.caseExact))
     }
 
     /// `meta.created` and `meta.lastModified` from the time columns, `meta.resourceType` as a constant.
-    func meta(_ attribute: ResolvedAttribute, table: String) -> SQLTarget? {
+    func meta(_ attribute: ResolvedAttribute) -> SQLTarget? {
         guard attribute.extensionURN == nil, attribute.attribute.name == "meta", let sub = attribute.subAttribute else { return nil }
         switch sub.name {
         case "created": return .scalar(SQLScalar(sql: "\(table).created_at", kind: .dateTime, caseExact: true, milliseconds: true))
@@ -101,15 +113,16 @@ extension SCIMColumns {
 /// document (NULL); their displayName, emails, active and roles come from the columns, as
 /// `SCIMUserResource` renders them.
 struct SCIMUserColumns: SCIMColumns {
+    let dialect: any SCIMSQLDialect
     var resourceType: SCIMResourceType { .user }
-    var documentColumn: String { "users.scim" }
+    var table: String { "users" }
 
     static let userName = "coalesce(users.user_name, users.email)"
     static let userNameKey = "coalesce(users.user_name_key, users.email_key)"
 
     func modelled(_ attribute: ResolvedAttribute) -> SQLTarget? {
         guard attribute.extensionURN == nil else { return nil }
-        if let meta = meta(attribute, table: "users") { return meta }
+        if let meta = meta(attribute) { return meta }
         let sub = attribute.subAttribute
         switch (attribute.attribute.name, sub?.name) {
         case ("id", nil):
@@ -117,24 +130,19 @@ struct SCIMUserColumns: SCIMColumns {
         case ("userName", nil):
             return .scalar(SQLScalar(sql: Self.userName, kind: .string, caseExact: false, foldedSQL: Self.userNameKey, rangeIndexed: true))
         case ("displayName", nil):
+            let documented = dialect.value(in: documentColumn, at: ["displayName"], kind: .string)
             return .scalar(SQLScalar(
-                sql: "CASE WHEN users.scim IS NULL THEN users.name ELSE json_extract(users.scim, '$.displayName') END",
+                sql: "CASE WHEN users.scim IS NULL THEN users.name ELSE \(documented) END",
                 kind: .string, caseExact: false,
-                foldedSQL: "CASE WHEN users.scim IS NULL THEN users.name_key ELSE roster_fold(json_extract(users.scim, '$.displayName')) END"))
+                foldedSQL: "CASE WHEN users.scim IS NULL THEN users.name_key ELSE \(dialect.fold(documented)) END"))
         case ("active", nil):
             return .scalar(SQLScalar(
-                sql: "CASE WHEN users.scim IS NULL THEN users.status = 'active' ELSE json_extract(users.scim, '$.active') END",
+                sql: "CASE WHEN users.scim IS NULL THEN users.status = 'active' ELSE \(dialect.value(in: documentColumn, at: ["active"], kind: .boolean)) END",
                 kind: .boolean, caseExact: true))
         case ("emails", _):
-            return .multiValued(.json(array: """
-                CASE WHEN users.scim IS NULL THEN json_array(json_object('value', users.email, 'primary', json('true'))) \
-                ELSE json_extract(users.scim, '$.emails') END
-                """))
+            return .multiValued(modelledArray("emails", column: "users.email"))
         case ("roles", _):
-            return .multiValued(.json(array: """
-                CASE WHEN users.scim IS NULL THEN json_array(json_object('value', users.role, 'primary', json('true'))) \
-                ELSE json_extract(users.scim, '$.roles') END
-                """))
+            return .multiValued(modelledArray("roles", column: "users.role"))
         case ("groups", _):
             return .multiValued(SQLMultiValued(
                 from: "memberships AS m JOIN groups AS e ON e.seq = m.group_seq", correlation: "m.user_seq = users.seq") { sub in
@@ -150,6 +158,14 @@ struct SCIMUserColumns: SCIMColumns {
         }
     }
 
+    /// A user never written over SCIM has one entry, from the column; others have their document's.
+    private func modelledArray(_ name: String, column: String) -> SQLMultiValued {
+        .json(array: """
+            CASE WHEN users.scim IS NULL THEN \(dialect.primaryEntryArray(value: column)) \
+            ELSE \(dialect.json(in: documentColumn, at: [name])) END
+            """, dialect: dialect)
+    }
+
     /// Emails sort by Roster's email, which is the primary (else the first) one.
     func sortExpression(_ attribute: ResolvedAttribute) -> String? {
         guard attribute.extensionURN == nil, attribute.attribute.name == "emails",
@@ -160,12 +176,13 @@ struct SCIMUserColumns: SCIMColumns {
 
 /// Groups: `groups` columns for the name and times, memberships for members.
 struct SCIMGroupColumns: SCIMColumns {
+    let dialect: any SCIMSQLDialect
     var resourceType: SCIMResourceType { .group }
-    var documentColumn: String { "groups.scim" }
+    var table: String { "groups" }
 
     func modelled(_ attribute: ResolvedAttribute) -> SQLTarget? {
         guard attribute.extensionURN == nil else { return nil }
-        if let meta = meta(attribute, table: "groups") { return meta }
+        if let meta = meta(attribute) { return meta }
         switch (attribute.attribute.name, attribute.subAttribute?.name) {
         case ("id", nil):
             return .scalar(SQLScalar(sql: "groups.id", kind: .string, caseExact: true, rangeIndexed: true))

@@ -1,4 +1,3 @@
-import GRDB
 import RosterKit
 
 /// Translates a `SCIMFilter` into a SQL condition over one resource type's table, with its
@@ -10,14 +9,16 @@ import RosterKit
 /// matches users without a title, as it should.
 struct SCIMFilterSQL {
     let columns: any SCIMColumns
-    private(set) var arguments: [(any DatabaseValueConvertible)?] = []
+    private(set) var arguments: SQLArguments
+    private var dialect: any SCIMSQLDialect { columns.dialect }
 
     init(columns: any SCIMColumns) {
         self.columns = columns
+        arguments = SQLArguments(dialect: columns.dialect)
     }
 
-    /// The condition and its arguments.
-    static func condition(_ filter: SCIMFilter, columns: any SCIMColumns) throws(SCIMProblem) -> (sql: String, arguments: [(any DatabaseValueConvertible)?]) {
+    /// The condition and its arguments (to which a statement may add its own after).
+    static func condition(_ filter: SCIMFilter, columns: any SCIMColumns) throws(SCIMProblem) -> (sql: String, arguments: SQLArguments) {
         var compiler = SCIMFilterSQL(columns: columns)
         let sql = try compiler.compile(filter)
         return (sql, compiler.arguments)
@@ -30,17 +31,16 @@ struct SCIMFilterSQL {
         case .or(let left, let right):
             return "(\(try compile(left)) OR \(try compile(right)))"
         case .not(let inner):
-            return "(NOT coalesce(\(try compile(inner)), 0))"
+            return "(NOT coalesce(\(try compile(inner)), \(dialect.falseLiteral)))"
         case .present(let path):
             switch try target(path) {
             case .scalar(let scalar):
-                return "(coalesce(\(scalar.sql), '') <> '')"
+                return present(scalar)
             case .complex(let json):
-                return "(coalesce(\(json), '{}') NOT IN ('{}', 'null'))"
+                return dialect.isPresentComplex(json)
             case .multiValued(let multi):
                 if let subName = path.subAttribute {
-                    let sub = try subScalar(multi, named: subName, of: path)
-                    return exists(multi, "coalesce(\(sub.sql), '') <> ''")
+                    return exists(multi, present(try subScalar(multi, named: subName, of: path)))
                 }
                 return exists(multi, nil)
             }
@@ -70,10 +70,9 @@ struct SCIMFilterSQL {
         case .or(let left, let right):
             return "(\(try compileEntry(left, of: multi, attribute: attribute)) OR \(try compileEntry(right, of: multi, attribute: attribute)))"
         case .not(let inner):
-            return "(NOT coalesce(\(try compileEntry(inner, of: multi, attribute: attribute)), 0))"
+            return "(NOT coalesce(\(try compileEntry(inner, of: multi, attribute: attribute)), \(dialect.falseLiteral)))"
         case .present(let path):
-            let sub = try entryScalar(path, of: multi, attribute: attribute)
-            return "(coalesce(\(sub.sql), '') <> '')"
+            return present(try entryScalar(path, of: multi, attribute: attribute))
         case .compare(let path, let op, let literal):
             let sub = try entryScalar(path, of: multi, attribute: attribute)
             return try comparison(sub, op, literal, path: SCIMAttributePath(name: attribute.name, subAttribute: path.name))
@@ -118,9 +117,13 @@ struct SCIMFilterSQL {
         return "EXISTS (SELECT 1 FROM \(multi.from)\(whereClause))"
     }
 
-    private mutating func bind(_ value: (any DatabaseValueConvertible)?) -> String {
-        arguments.append(value)
-        return "?"
+    private mutating func bind(_ value: SQLArgument) -> String {
+        arguments.bind(value)
+    }
+
+    /// Text is present when not empty; anything else when not NULL.
+    private func present(_ scalar: SQLScalar) -> String {
+        scalar.isText ? "(coalesce(\(scalar.sql), '') <> '')" : "(\(scalar.sql) IS NOT NULL)"
     }
 
     private mutating func comparison(_ scalar: SQLScalar, _ op: SCIMFilter.Operator, _ literal: SCIMLiteral, path: SCIMAttributePath) throws(SCIMProblem) -> String {
@@ -136,47 +139,48 @@ struct SCIMFilterSQL {
         case .boolean:
             guard case .bool(let flag) = literal else { throw .invalidFilter("\(name) is true or false; compare it with true or false.") }
             switch op {
-            case .eq: return "(\(scalar.sql) = \(bind(flag ? 1 : 0)))"
-            case .ne: return "(NOT coalesce(\(scalar.sql) = \(bind(flag ? 1 : 0)), 0))"
+            case .eq: return "(\(scalar.sql) = \(bind(.boolean(flag))))"
+            case .ne: return "(NOT coalesce(\(scalar.sql) = \(bind(.boolean(flag))), \(dialect.falseLiteral)))"
             default: throw .invalidFilter("\(name) is a boolean: only eq and ne apply.")
             }
         case .dateTime:
             guard case .string(let text) = literal, let date = ISO8601Timestamp.parse(text) else {
                 throw .invalidFilter("\(name) is a date-time; compare it with a quoted ISO 8601 time, such as \"2026-01-31T00:00:00Z\".")
             }
-            let value: any DatabaseValueConvertible = scalar.milliseconds ? Milliseconds.of(date) : text
+            let value: SQLArgument = scalar.milliseconds ? .integer(Milliseconds.of(date)) : .text(text)
             return try ordered(scalar.sql, op, value, name: name)
         case .integer, .decimal:
             guard case .number(let text) = literal, let number = Double(text) else { throw .invalidFilter("\(name) is a number; compare it with a number.") }
-            return try ordered(scalar.sql, op, number, name: name)
+            return try ordered(scalar.sql, op, .real(number), name: name)
         case .complex:
             throw .invalidFilter("\(name) is complex: compare one of its sub-attributes.")
         case .string, .reference, .binary:
             guard case .string(let text) = literal else { throw .invalidFilter("\(name) is a string; compare it with a quoted string.") }
             let exact = scalar.caseExact || scalar.kind == .binary
-            let expression = scalar.compared(caseExact: exact)
+            let expression = scalar.compared(caseExact: exact, dialect: dialect)
             let value = exact ? text : SortKey.of(text)
+            let length = Int64(value.unicodeScalars.count)
             switch op {
             case .co:
-                return "(instr(\(expression), \(bind(value))) > 0)"
+                return dialect.contains(expression, bind(.text(value)))
             case .sw:
                 if scalar.rangeIndexed, let upper = Self.upperBound(ofPrefix: value) {
-                    return "(\(expression) >= \(bind(value)) AND \(expression) < \(bind(upper)))"
+                    return "(\(expression) >= \(bind(.text(value))) AND \(expression) < \(bind(.text(upper))))"
                 }
-                return "(substr(\(expression), 1, \(bind(value.unicodeScalars.count))) = \(bind(value)))"
+                return "(\(dialect.prefix(expression, length: bind(.integer(length)))) = \(bind(.text(value))))"
             case .ew:
                 guard !value.isEmpty else { return "(\(expression) IS NOT NULL)" }
-                return "(substr(\(expression), \(bind(-value.unicodeScalars.count))) = \(bind(value)))"
+                return "(\(dialect.suffix(expression, length: bind(.integer(length)))) = \(bind(.text(value))))"
             default:
-                return try ordered(expression, op, value, name: name)
+                return try ordered(expression, op, .text(value), name: name)
             }
         }
     }
 
-    private mutating func ordered(_ sql: String, _ op: SCIMFilter.Operator, _ value: any DatabaseValueConvertible, name: Substring) throws(SCIMProblem) -> String {
+    private mutating func ordered(_ sql: String, _ op: SCIMFilter.Operator, _ value: SQLArgument, name: Substring) throws(SCIMProblem) -> String {
         switch op {
         case .eq: return "(\(sql) = \(bind(value)))"
-        case .ne: return "(NOT coalesce(\(sql) = \(bind(value)), 0))"
+        case .ne: return "(NOT coalesce(\(sql) = \(bind(value)), \(dialect.falseLiteral)))"
         case .gt: return "(\(sql) > \(bind(value)))"
         case .ge: return "(\(sql) >= \(bind(value)))"
         case .lt: return "(\(sql) < \(bind(value)))"
@@ -186,7 +190,7 @@ struct SCIMFilterSQL {
     }
 
     /// The least string above every string that starts with `prefix`, in code point order (the
-    /// byte order of UTF-8, SQLite's BINARY collation): the prefix with its last scalar raised
+    /// byte order of UTF-8: SQLite's BINARY collation, PostgreSQL's "C"): the prefix with its last scalar raised
     /// by one. Nil for an empty prefix, or one of only U+10FFFF (then `substr` is used).
     static func upperBound(ofPrefix prefix: String) -> String? {
         var scalars = Array(prefix.unicodeScalars)

@@ -1,47 +1,44 @@
-import GRDB
-
-/// The two statements behind one SCIM list or search: the page and `totalResults`. The filter
-/// is SQL (`SCIMFilterSQL`); rows are ordered by `sortBy` with unassigned values last, ties
-/// (and no `sortBy`) by insertion order, so pages are stable.
+/// The two statements behind one SCIM list or search: the page and `totalResults`, in the
+/// store's dialect. The filter is SQL (`SCIMFilterSQL`); rows are ordered by `sortBy` with
+/// unassigned values last, ties (and no `sortBy`) by insertion order, so pages are stable.
 struct SCIMListPlan {
     var pageSQL: String
     var countSQL: String
-    var filterArguments: [(any DatabaseValueConvertible)?]
+    /// The filter's arguments, then the page's limit and offset: `countSQL` takes only the first.
+    var pageArguments: [SQLArgument]
+    var countArguments: [SQLArgument] { Array(pageArguments.dropLast(2)) }
     var limit: Int
     var offset: Int
 
-    var pageArguments: StatementArguments { StatementArguments(filterArguments + [limit, offset]) }
-    var countArguments: StatementArguments { StatementArguments(filterArguments) }
-
-    struct Sort {
+    struct Sort: Sendable {
         var path: SCIMAttributePath
         var descending: Bool
     }
 
     /// - Parameters:
-    ///   - table: `users` or `groups`; `columns` says how its attributes are reached.
-    ///   - startIndex: 1-based, as SCIM counts.
-    init(
-        table: String, select: String, columns: some SCIMColumns & SCIMSortable, filter: SCIMFilter?,
-        sort: Sort?, startIndex: Int, count: Int
-    ) throws(SCIMProblem) {
+    ///   - select: the columns a row is read as; `columns` says how attributes are reached.
+    init(select: String, columns: some SCIMColumns & SCIMSortable, query: SCIMListQuery) throws(SCIMProblem) {
+        let table = columns.table
         var whereClause = ""
-        filterArguments = []
-        if let filter {
+        var arguments = SQLArguments(dialect: columns.dialect)
+        if let filter = query.filter {
             let condition = try SCIMFilterSQL.condition(filter, columns: columns)
             whereClause = " WHERE " + condition.sql
-            filterArguments = condition.arguments
+            arguments = condition.arguments
         }
         var order = "\(table).seq"
-        if let sort {
+        if let sort = query.sort {
             let direction = sort.descending ? " DESC" : ""
             let (expression, nullable) = try Self.sortExpression(sort.path, columns: columns)
             order = (nullable ? "(\(expression) IS NULL), " : "") + expression + direction + ", \(table).seq"
         }
-        limit = count
-        offset = max(0, startIndex - 1)
-        pageSQL = "SELECT \(select) FROM \(table)\(whereClause) ORDER BY \(order) LIMIT ? OFFSET ?"
+        limit = query.count
+        offset = max(0, query.startIndex - 1)
         countSQL = "SELECT count(*) FROM \(table)\(whereClause)"
+        let limitPlaceholder = arguments.bind(.integer(Int64(limit)))
+        let offsetPlaceholder = arguments.bind(.integer(Int64(offset)))
+        pageSQL = "SELECT \(select) FROM \(table)\(whereClause) ORDER BY \(order) LIMIT \(limitPlaceholder) OFFSET \(offsetPlaceholder)"
+        pageArguments = arguments.values
     }
 
     /// What a row sorts by, and whether it can be NULL (unassigned values sort last).
@@ -53,7 +50,7 @@ struct SCIMListPlan {
         switch columns.target(resolved) {
         case .scalar(let scalar):
             let exact = scalar.caseExact || scalar.kind != .string
-            return (scalar.compared(caseExact: exact), !(scalar.rangeIndexed || scalar.milliseconds))
+            return (scalar.compared(caseExact: exact, dialect: columns.dialect), !(scalar.rangeIndexed || scalar.milliseconds))
         case .multiValued(let multi):
             // RFC 7644 section 3.4.2.3: a multi-valued attribute sorts by its primary value, if
             // any, else by its first.
@@ -61,14 +58,23 @@ struct SCIMListPlan {
             guard let sub = resolved.attribute.subAttribute(subName), let scalar = multi.subAttribute(sub) else {
                 throw .invalidValue("sortBy: \(path.description.prefix(100)) has no value to sort by.")
             }
-            let expression = scalar.compared(caseExact: scalar.caseExact || scalar.kind != .string)
-            let primaryFirst = multi.from.hasPrefix("json_each") ? " ORDER BY coalesce(json_extract(e.value, '$.primary'), 0) DESC, e.key" : ""
+            let expression = scalar.compared(caseExact: scalar.caseExact || scalar.kind != .string, dialect: columns.dialect)
+            let primaryFirst = multi.order.map { " ORDER BY \($0)" } ?? ""
             let correlation = multi.correlation.map { " WHERE \($0)" } ?? ""
             return ("(SELECT \(expression) FROM \(multi.from)\(correlation)\(primaryFirst) LIMIT 1)", true)
         case .complex:
             throw .invalidValue("sortBy: \(path.description.prefix(100)) is complex; sort by one of its sub-attributes.")
         }
     }
+}
+
+/// What a list or search asks of the store, whatever its dialect.
+struct SCIMListQuery: Sendable {
+    var filter: SCIMFilter?
+    var sort: SCIMListPlan.Sort?
+    /// 1-based, as SCIM counts.
+    var startIndex: Int
+    var count: Int
 }
 
 /// Attributes whose sort order has a better expression than their filter one.

@@ -17,7 +17,9 @@ struct SCIMUserRecord: Sendable {
         users.seq, users.id, users.name, users.email, users.role, users.status, users.created_at, users.updated_at, \
         coalesce(users.user_name, users.email), users.scim, users.revision
         """
+}
 
+extension SCIMUserRecord {
     /// Reads a row of `columns`; the groups are read separately (`withGroups`).
     init(row: Row) {
         seq = row[0]
@@ -52,7 +54,9 @@ struct SCIMGroupRecord: Sendable {
     var version: String { ETag.weak(revision) }
 
     static let columns = "\(GroupRow.columns), groups.seq, groups.scim, groups.revision"
+}
 
+extension SCIMGroupRecord {
     init(row: Row) {
         group = GroupRow.group(from: row)
         seq = row[5]
@@ -93,6 +97,19 @@ struct SCIMUserWrite: Sendable {
     var document: SCIMObject
 }
 
+extension SCIMUserWrite {
+    /// The Roster user as this write leaves them; `updatedAt` never falls before their creation.
+    func applied(to current: User, atMilliseconds milliseconds: Int64) -> User {
+        var user = current
+        user.name = name
+        user.email = email
+        user.role = role
+        user.status = status
+        user.updatedAt = Milliseconds.date(max(milliseconds, Milliseconds.of(user.createdAt)))
+        return user
+    }
+}
+
 /// What a SCIM create, replace or patch of a group writes: members are user ids.
 struct SCIMGroupWrite: Sendable {
     var name: String
@@ -100,7 +117,7 @@ struct SCIMGroupWrite: Sendable {
     var memberIDs: [String]
 }
 
-/// The `scim` columns: a JSON object as text, or NULL.
+/// The `scim` columns: a JSON object as text, or NULL (on PostgreSQL, `scim_json` holds it as jsonb too).
 enum SCIMDocumentColumn {
     static func read(_ text: String?) -> SCIMObject? {
         guard let text else { return nil }
@@ -117,6 +134,11 @@ enum SCIMDocumentColumn {
 /// (RFC 9110 section 13.1): `W/"3"` matches `"3"` and `W/"3"`; `*` matches any version.
 enum ETag {
     static func weak(_ revision: Int64) -> String { "W/\"\(revision)\"" }
+
+    /// Refuses a write whose `If-Match` names none of the resource's current version.
+    static func check(ifMatch: String?, version: String) throws(StoreError) {
+        if let ifMatch, !matches(ifMatch, version: version) { throw .versionMismatch }
+    }
 
     static func matches(_ header: String, version: String) -> Bool {
         let wanted = opaque(version)

@@ -6,11 +6,14 @@ import RosterKit
 /// members are), as the difference from the current ones, in the write's transaction; an id
 /// that is no user's refuses the whole write, so no membership ever dangles.
 extension UserStore {
-    func scimGroups(_ plan: SCIMListPlan, withMembers: Bool) async throws -> (total: Int, records: [SCIMGroupRecord]) {
-        try read { db in
-            let total = try Int.fetchOne(db.cachedStatement(sql: plan.countSQL), arguments: plan.countArguments) ?? 0
+    func scimGroups(_ query: SCIMListQuery, withMembers: Bool) async throws -> (total: Int, records: [SCIMGroupRecord]) {
+        let plan = try SCIMListPlan(select: SCIMGroupRecord.columns, columns: SCIMGroupColumns(dialect: SQLiteSCIMDialect()), query: query)
+        return try read { db in
+            let total = try Int.fetchOne(
+                db.cachedStatement(sql: plan.countSQL), arguments: SQLiteSCIMDialect.statementArguments(plan.countArguments)) ?? 0
             guard plan.limit > 0, plan.offset < total else { return (total, []) }
-            let rows = try Row.fetchAll(db.cachedStatement(sql: plan.pageSQL), arguments: plan.pageArguments)
+            let rows = try Row.fetchAll(
+                db.cachedStatement(sql: plan.pageSQL), arguments: SQLiteSCIMDialect.statementArguments(plan.pageArguments))
             return (total, try rows.map { row in
                 let record = SCIMGroupRecord(row: row)
                 return withMembers ? try record.withMembers(in: db) : record
@@ -57,7 +60,7 @@ extension UserStore {
         let milliseconds = Milliseconds.of(now)
         return try await write { db in
             guard let current = try SCIMGroupRecord.fetch(id: id, in: db) else { throw StoreError.groupNotFound }
-            if let ifMatch, !ETag.matches(ifMatch, version: current.version) { throw StoreError.versionMismatch }
+            try ETag.check(ifMatch: ifMatch, version: current.version)
             let write = try change(current)
             let updatedAt = max(milliseconds, Milliseconds.of(current.group.createdAt))
             if write.name != current.group.name {
@@ -79,7 +82,7 @@ extension UserStore {
     func deleteSCIMGroup(id: String, ifMatch: String?) async throws {
         try await write { db in
             guard let current = try SCIMGroupRecord.fetch(id: id, in: db) else { throw StoreError.groupNotFound }
-            if let ifMatch, !ETag.matches(ifMatch, version: current.version) { throw StoreError.versionMismatch }
+            try ETag.check(ifMatch: ifMatch, version: current.version)
             let members = try Memberships.userSeqs(ofGroupSeq: current.seq, in: db)
             try db.cachedStatement(sql: "DELETE FROM groups WHERE seq = ?").execute(arguments: [current.seq])
             try StoredUserJSON.refresh(userSeqs: members, in: db)

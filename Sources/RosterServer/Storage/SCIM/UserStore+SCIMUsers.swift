@@ -6,11 +6,14 @@ import RosterKit
 /// Roster API (a SCIM write outdates the API's cached lists like any other write).
 extension UserStore {
     /// A page of users and `totalResults`.
-    func scimUsers(_ plan: SCIMListPlan) async throws -> (total: Int, records: [SCIMUserRecord]) {
-        try read { db in
-            let total = try Int.fetchOne(db.cachedStatement(sql: plan.countSQL), arguments: plan.countArguments) ?? 0
+    func scimUsers(_ query: SCIMListQuery) async throws -> (total: Int, records: [SCIMUserRecord]) {
+        let plan = try SCIMListPlan(select: SCIMUserRecord.columns, columns: SCIMUserColumns(dialect: SQLiteSCIMDialect()), query: query)
+        return try read { db in
+            let total = try Int.fetchOne(
+                db.cachedStatement(sql: plan.countSQL), arguments: SQLiteSCIMDialect.statementArguments(plan.countArguments)) ?? 0
             guard plan.limit > 0, plan.offset < total else { return (total, []) }
-            let rows = try Row.fetchAll(db.cachedStatement(sql: plan.pageSQL), arguments: plan.pageArguments)
+            let rows = try Row.fetchAll(
+                db.cachedStatement(sql: plan.pageSQL), arguments: SQLiteSCIMDialect.statementArguments(plan.pageArguments))
             return (total, try rows.map { try SCIMUserRecord(row: $0).withGroups(in: db) })
         }
     }
@@ -59,14 +62,9 @@ extension UserStore {
         let milliseconds = Milliseconds.of(now)
         return try await write { db in
             guard let current = try SCIMUserRecord.fetch(id: id, in: db) else { throw StoreError.notFound }
-            if let ifMatch, !ETag.matches(ifMatch, version: current.version) { throw StoreError.versionMismatch }
+            try ETag.check(ifMatch: ifMatch, version: current.version)
             let write = try change(current)
-            var user = current.user
-            user.name = write.name
-            user.email = write.email
-            user.role = write.role
-            user.status = write.status
-            user.updatedAt = Milliseconds.date(max(milliseconds, Milliseconds.of(user.createdAt)))
+            let user = write.applied(to: current.user, atMilliseconds: milliseconds)
             do {
                 try db.cachedStatement(sql: """
                     UPDATE users SET name = ?, email = ?, role = ?, status = ?, updated_at = ?, name_key = ?, email_key = ?, json = ?,
@@ -93,7 +91,7 @@ extension UserStore {
     func deleteSCIMUser(id: String, ifMatch: String?) async throws {
         try await write { db in
             guard let current = try SCIMUserRecord.fetch(id: id, in: db) else { throw StoreError.notFound }
-            if let ifMatch, !ETag.matches(ifMatch, version: current.version) { throw StoreError.versionMismatch }
+            try ETag.check(ifMatch: ifMatch, version: current.version)
             try db.cachedStatement(sql: "DELETE FROM users WHERE seq = ?").execute(arguments: [current.seq])
         }
     }

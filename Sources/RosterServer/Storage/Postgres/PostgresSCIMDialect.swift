@@ -1,0 +1,71 @@
+import PostgresNIO
+
+/// SCIM's SQL on PostgreSQL: documents are read from the `scim_json` jsonb columns with `#>`
+/// and `#>>`, typed by the attribute's kind (a value of another JSON type reads as NULL, never
+/// as a failed cast); text compares in "C" order, as SQLite's BINARY does; folding is
+/// `roster_fold` (migration 6).
+struct PostgresSCIMDialect: SCIMSQLDialect {
+    func placeholder(_ number: Int) -> String { "$\(number)" }
+
+    func document(of table: String) -> String { "\(table).scim_json" }
+
+    func value(in json: String, at path: [String], kind: SCIMAttribute.Kind) -> String {
+        let path = Self.path(path)
+        switch kind {
+        case .boolean:
+            return "(CASE WHEN jsonb_typeof(\(json) #> \(path)) = 'boolean' THEN (\(json) #>> \(path))::boolean END)"
+        case .integer, .decimal:
+            return "(CASE WHEN jsonb_typeof(\(json) #> \(path)) = 'number' THEN (\(json) #>> \(path))::numeric END)"
+        case .string, .reference, .binary, .dateTime, .complex:
+            return "((\(json) #>> \(path)) COLLATE \"C\")"
+        }
+    }
+
+    func json(in json: String, at path: [String]) -> String {
+        "(\(json) #> \(Self.path(path)))"
+    }
+
+    func isPresentComplex(_ json: String) -> String {
+        "(coalesce(\(json), '{}'::jsonb) NOT IN ('{}'::jsonb, 'null'::jsonb))"
+    }
+
+    func entries(of array: String) -> String {
+        "jsonb_array_elements(CASE WHEN jsonb_typeof(\(array)) = 'array' THEN \(array) END) WITH ORDINALITY AS e (value, key)"
+    }
+
+    var primaryEntryFirst: String { "coalesce(e.value -> 'primary' = 'true'::jsonb, false) DESC, e.key" }
+
+    func primaryEntryArray(value valueSQL: String) -> String {
+        "jsonb_build_array(jsonb_build_object('value', \(valueSQL), 'primary', true))"
+    }
+
+    func fold(_ text: String) -> String { "(roster_fold(\(text)) COLLATE \"C\")" }
+
+    var falseLiteral: String { "false" }
+
+    func contains(_ text: String, _ needle: String) -> String { "(strpos(\(text), \(needle)) > 0)" }
+
+    func prefix(_ text: String, length: String) -> String { "left(\(text), (\(length))::integer)" }
+
+    func suffix(_ text: String, length: String) -> String { "right(\(text), (\(length))::integer)" }
+
+    /// A `text[]` literal of member names. They are the schema's own names (letters, digits,
+    /// `$ref`, URNs), so double quotes around each are all the quoting they need.
+    static func path(_ members: [String]) -> String {
+        "'{" + members.map { "\"\($0)\"" }.joined(separator: ",") + "}'"
+    }
+
+    /// A statement of a plan, with its arguments bound in PostgreSQL's types.
+    static func query(_ sql: String, _ arguments: [SQLArgument]) -> PostgresQuery {
+        var binds = PostgresBindings(capacity: arguments.count)
+        for argument in arguments {
+            switch argument {
+            case .text(let text): binds.append(PostgresSCIMDocument.replacingNUL(in: text))
+            case .integer(let number): binds.append(number)
+            case .real(let number): binds.append(number)
+            case .boolean(let flag): binds.append(flag)
+            }
+        }
+        return PostgresQuery(unsafeSQL: sql, binds: binds)
+    }
+}
