@@ -7,7 +7,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages the build and the tests need, each with the check that says it is there.
 APT_PACKAGES := pkg-config libncurses-dev libsqlite3-dev tmux openssl
-.PHONY: all deps postgres-deps build run test clean check-api check-scim bench-server bench-server-backends bench-tools bench screenshots tool-deps scim-peer
+.PHONY: all deps postgres-deps build run test clean check-api check-scim python-venv api-check-tools scim-check-tools bench-server bench-server-backends bench-tools bench screenshots tool-deps scim-peer
 
 # Python for the measuring and picture-making scripts: a virtual environment under .build, so
 # nothing is installed into the system's Python.
@@ -57,33 +57,49 @@ postgres-deps:
 	@# The package starts a cluster of its own as a service; the tests never use it.
 	@scripts/lib/postgres.sh bin >/dev/null
 
-test: deps scim-peer postgres-deps
+test: deps scim-peer postgres-deps scim-check-tools api-check-tools
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel --skip 'Transport(AgainstServer)?Tests'
 	@# The transport's deadlines and cancels on their own: with every other suite running on two
 	@# cores (PostgreSQL's servers included), a deadline timer can fire late, and these tests
 	@# judge the timing.
 	$(SWIFT) test --skip-build --filter 'Transport(AgainstServer)?Tests'
+	@# Peers nobody here wrote, against the real server: two SCIM checkers on each backend, and
+	@# schemathesis against the OpenAPI document (fewer examples than `make check-api`'s 100,
+	@# to keep `make test` short; every operation and check still runs).
+	BIN=.build/debug VENV=$(SCIM_CHECK) scripts/check-scim.sh
+	BIN=.build/debug VENV=$(SCIM_CHECK) DATABASE=postgres scripts/check-scim.sh
+	BIN=.build/debug VENV=$(API_CHECK) MAX_EXAMPLES=30 scripts/check-api.sh
 
-# The API against its own OpenAPI document: schemathesis (PyPI) with every check, on a
-# throwaway database. Not part of `test`: it needs Python and takes a minute.
-check-api: deps
-	$(SWIFT) build --product roster-server
-	@command -v schemathesis >/dev/null || python3 -m pip install --quiet schemathesis
-	BIN=.build/debug scripts/check-api.sh
-
-# The SCIM endpoint against two conformance checkers from PyPI (scim2-tester through scim2-cli,
-# and scim-sanity), installed in their own virtual environment under .build, on a throwaway
-# database: a SQLite file, or with DATABASE=postgres a throwaway PostgreSQL cluster.
-# Not part of `test`: it needs Python and the network for the first install.
-SCIM_CHECK := .build/scim-check
-check-scim: deps $(if $(filter postgres,$(DATABASE)),postgres-deps)
-	$(SWIFT) build --product roster-server
+# Python virtual environments under .build for the checkers, installed from PyPI when missing.
+python-venv:
 	@python3 -c 'import ensurepip, venv' 2>/dev/null || { echo "Installing: python3-venv"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 python3-venv; }
+
+API_CHECK := .build/api-check
+api-check-tools: python-venv
+	@[ -x $(API_CHECK)/bin/python3 ] || python3 -m venv $(API_CHECK)
+	@[ -x $(API_CHECK)/bin/schemathesis ] || \
+	  $(API_CHECK)/bin/python3 -m pip install --quiet --disable-pip-version-check -r scripts/requirements-check-api.txt
+
+SCIM_CHECK := .build/scim-check
+scim-check-tools: python-venv
 	@[ -x $(SCIM_CHECK)/bin/python3 ] || python3 -m venv $(SCIM_CHECK)
 	@[ -x $(SCIM_CHECK)/bin/scim2 ] && [ -x $(SCIM_CHECK)/bin/scim-sanity ] || \
 	  $(SCIM_CHECK)/bin/python3 -m pip install --quiet --disable-pip-version-check -r scripts/scim/requirements-check.txt
+
+# The API against its own OpenAPI document: schemathesis (PyPI) with every check, on a
+# throwaway database (also run by `test`, with fewer examples).
+check-api: deps api-check-tools
+	$(SWIFT) build --product roster-server
+	BIN=.build/debug VENV=$(API_CHECK) scripts/check-api.sh
+
+# The SCIM endpoint against two conformance checkers from PyPI (scim2-tester through scim2-cli,
+# and scim-sanity), installed in their own virtual environment under .build, on a throwaway
+# database: a SQLite file, or with DATABASE=postgres a throwaway PostgreSQL cluster (`test`
+# runs both).
+check-scim: deps scim-check-tools $(if $(filter postgres,$(DATABASE)),postgres-deps)
+	$(SWIFT) build --product roster-server
 	BIN=.build/debug VENV=$(SCIM_CHECK) DATABASE=$(DATABASE) scripts/check-scim.sh
 
 # Release build, $(USERS) demo users (`make bench-server USERS=1000000` for the scale targets),

@@ -6,6 +6,9 @@ set -euo pipefail
 source "$(dirname "$0")/lib/server.sh"
 
 BIN=${BIN:-.build/debug}
+# schemathesis from this virtual environment when it has one (make installs it there).
+VENV=${VENV:-.build/api-check}
+[ ! -x "$VENV/bin/schemathesis" ] || PATH="$(cd "$VENV/bin" && pwd):$PATH"
 TOKEN=check-api-token-$$
 MAX_EXAMPLES=${MAX_EXAMPLES:-100}
 
