@@ -42,20 +42,24 @@ struct PostgresPageMarksTests {
         return try #require(try WireFormat.makeDecoder().decode(APIResponse<Page<User>>.self, from: Data(envelope)).data)
     }
 
-    /// Deep pages (past `ListPlan.quickOffsetLimit`) in an order that jumps about, then pages
-    /// on either side of each, and past the end: each twice (the second may seek from marks the
-    /// first left), against the store without marks.
+    /// Deep pages (past `ListPlan.quickOffsetLimit`; any page of a short search) in an order
+    /// that jumps about, then pages on either side of each, and past the end: each twice (the
+    /// second may seek from marks the first left), against the store without marks.
     private static func expectSameDeepPages(_ marked: PostgresUserStore, _ plain: PostgresUserStore, sort: UserSort,
+                                            search: String? = nil, role: Role? = nil, status: Status? = nil,
                                             sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let perPage = 37
-        let total = try await Self.list(UserQuery(sort: sort), on: plain).total
+        let base = UserListQuery(perPage: perPage, search: search, sort: sort, role: role, status: status)
+        let total = try await Self.list(base.base, on: plain).total
         let pages = (total + perPage - 1) / perPage
         var asked: [Int] = []
-        for page in [pages / 2, 30, pages - 1, pages / 3, pages, pages + 1, 29, pages / 2 + 1] {
+        for page in [pages / 2, 30, pages - 1, pages / 3, pages, pages + 1, 29, pages / 2 + 1, 1, 2] {
             asked += [page, page - 1, page + 1, page - 3, page + 2]
         }
-        for page in asked where page > ListPlan.quickOffsetLimit / perPage + 1 {
-            let query = UserListQuery(page: page, perPage: perPage, sort: sort)
+        for page in asked where page >= 1 {
+            var query = base
+            query.base.page = page
+            guard !ListPlan.isQuick(query) else { continue }
             let expected = try await plain.listEnvelope(query)
             for _ in 0..<2 {
                 #expect(try await marked.listEnvelope(query) == expected, "\(query)", sourceLocation: sourceLocation)
@@ -68,13 +72,32 @@ struct PostgresPageMarksTests {
         try await withStores { marked, plain in
             try await Self.expectSameDeepPages(marked, plain, sort: sort)
             let generation = try await marked.generation()
-            let marks = marked.pageMarks?.marks(for: sort, at: generation) ?? [:]
+            let marks = marked.pageMarks?.marks(for: .init(sort: sort), at: generation) ?? [:]
             #expect(marks.count >= 10)
             // A page next to a marked one is read from its mark, skipping fewer rows than any end.
             if let (position, _) = marks.first(where: { $0.key > 1200 && $0.key < 1400 }) {
                 let walk = PostgresPageMarks.walk(offset: position + 1, rows: 20, total: 1570, marks: marks)
                 #expect(walk.mark != nil && walk.skip <= 1)
             }
+        }
+    }
+
+    @Test("short searches and filters: every page equals the plain plan's, marks kept per list", arguments: UserSort.allCases)
+    func sameFilteredPages(sort: UserSort) async throws {
+        try await withStores { marked, plain in
+            try await Self.expectSameDeepPages(marked, plain, sort: sort, search: "a")
+            try await Self.expectSameDeepPages(marked, plain, sort: sort, search: "an", role: .member)
+            try await Self.expectSameDeepPages(marked, plain, sort: sort, search: "zq")
+            try await Self.expectSameDeepPages(marked, plain, sort: sort, status: .active)
+            let generation = try await marked.generation()
+            let pageMarks = try #require(marked.pageMarks)
+            #expect(!pageMarks.marks(for: .init(sort: sort, search: "an", role: .member), at: generation).isEmpty)
+            #expect(pageMarks.marks(for: .init(sort: sort, search: "an"), at: generation).isEmpty)
+            // A write elsewhere: the same lists' pages follow it.
+            let created = try await plain.create(UserDraft(name: "Aaan Aaa", email: "aaan@example.com", role: .member), at: Date())
+            try await Self.expectSameDeepPages(marked, plain, sort: sort, search: "an", role: .member)
+            _ = try await plain.delete(id: created.id)
+            try await Self.expectSameDeepPages(marked, plain, sort: sort, search: "a")
         }
     }
 
@@ -194,15 +217,15 @@ struct PostgresPageMarksTests {
     func marksByGeneration() {
         let marks = PostgresPageMarks()
         let mark = PostgresPageMarks.Mark(primary: .integer(5), id: "a")
-        marks.keep([10: mark], for: .name, at: 3)
-        #expect(marks.marks(for: .name, at: 3) == [10: mark])
-        #expect(marks.marks(for: .name, at: 4).isEmpty)
-        #expect(marks.marks(for: .email, at: 3).isEmpty)
-        marks.keep([20: mark], for: .name, at: 4)
-        marks.keep([30: mark], for: .name, at: 3) // an older reader's: dropped
-        #expect(marks.marks(for: .name, at: 4) == [20: mark])
-        #expect(marks.marks(for: .name, at: 3).isEmpty)
-        for position in 0..<(PostgresPageMarks.capacity + 1) { marks.keep([position: mark], for: .email, at: 1) }
-        #expect(marks.marks(for: .email, at: 1).count <= PostgresPageMarks.capacity)
+        marks.keep([10: mark], for: .init(sort: .name), at: 3)
+        #expect(marks.marks(for: .init(sort: .name), at: 3) == [10: mark])
+        #expect(marks.marks(for: .init(sort: .name), at: 4).isEmpty)
+        #expect(marks.marks(for: .init(sort: .email), at: 3).isEmpty)
+        marks.keep([20: mark], for: .init(sort: .name), at: 4)
+        marks.keep([30: mark], for: .init(sort: .name), at: 3) // an older reader's: dropped
+        #expect(marks.marks(for: .init(sort: .name), at: 4) == [20: mark])
+        #expect(marks.marks(for: .init(sort: .name), at: 3).isEmpty)
+        for position in 0..<(PostgresPageMarks.capacity + 1) { marks.keep([position: mark], for: .init(sort: .email), at: 1) }
+        #expect(marks.marks(for: .init(sort: .email), at: 1).count <= PostgresPageMarks.capacity)
     }
 }

@@ -28,8 +28,9 @@ struct PostgresListQuery {
     private let skipsInIndex: Bool
     /// A trigram search of everyone (no group): `searchPage` answers it in one statement.
     let searchesKeys: Bool
-    /// No search and no filter: a deep page may seek from a kept boundary (`PostgresPageMarks`).
-    let isUnfiltered: Bool
+    /// The list as `PostgresPageMarks` keeps its boundaries, when its pages walk the sort's
+    /// index (no group, no trigram search): such a page may seek from a kept boundary.
+    let marksKey: PostgresPageMarks.ListKey?
 
     init(_ listQuery: UserListQuery) {
         let query = listQuery.base
@@ -84,7 +85,8 @@ struct PostgresListQuery {
         filterBinds = binds
         skipsInIndex = listQuery.group == nil && (kind == .everyone || kind == .scanned)
         searchesKeys = listQuery.group == nil && kind == .indexed
-        isUnfiltered = kind == .everyone && counted.isEmpty && listQuery.group == nil
+        marksKey = skipsInIndex ? PostgresPageMarks.ListKey(sort: query.sort, search: gram == nil ? nil : search,
+                                                            role: query.role, status: query.status) : nil
 
         let countSQL: String
         switch (kind, listQuery.group) {
@@ -167,13 +169,13 @@ struct PostgresListQuery {
         }
     }
 
-    /// The page of an unfiltered list walked from a kept boundary (`PostgresPageMarks`): the
+    /// The page of a list walked in the sort's index (`marksKey`) from a kept boundary (`PostgresPageMarks`): the
     /// rows from `mark` on (the mark's row included) in the list's order (`backward` false) or
     /// back from it (in the reversed order, so they come last first), `skip` of them skipped,
     /// then `rows` read, in an index-only scan of the sort's index that starts at the mark; with
     /// no mark, from the start (or the end). Rows: `(json, sort columns…)`.
     func seekPage(from mark: PostgresPageMarks.Mark?, backward: Bool, skip: Int, rows: Int) -> PostgresQuery {
-        var binds = PostgresBindings()
+        var binds = filterBinds
         var seek = ""
         if let mark {
             let (primary, id) = Self.markColumns(sort)
@@ -198,14 +200,16 @@ struct PostgresListQuery {
                 if descendingSort {
                     // The index runs the primary column one way and the id the other: seek on the
                     // primary column, and leave out the tied rows on the near side of the mark.
-                    seek = "WHERE \(primary) \(fromMark) \(value) AND (\(primary) \(past) \(value) OR \(id) \(idFromMark) \(idValue))"
+                    seek = "\(primary) \(fromMark) \(value) AND (\(primary) \(past) \(value) OR \(id) \(idFromMark) \(idValue))"
                 } else {
-                    seek = "WHERE (\(primary), \(id)) \(fromMark) (\(value), \(idValue))"
+                    seek = "(\(primary), \(id)) \(fromMark) (\(value), \(idValue))"
                 }
             } else {
-                seek = "WHERE \(primary) \(fromMark) \(value)"
+                seek = "\(primary) \(fromMark) \(value)"
             }
         }
+        let filter = [condition.isEmpty ? "" : String(condition.dropFirst("WHERE ".count)), seek].filter { !$0.isEmpty }
+        let walked = filter.isEmpty ? "" : "WHERE " + filter.joined(separator: " AND ")
         binds.append(rows)
         binds.append(skip)
         let order = backward ? ListPlan.reversedOrderBy(sort) : ListPlan.orderBy(sort)
@@ -213,7 +217,7 @@ struct PostgresListQuery {
         let columns = Self.sortColumns(sort)
         return PostgresQuery(
             unsafeSQL: """
-                SELECT stored.json, \(columns) FROM (SELECT \(columns) FROM users \(seek) ORDER BY \(order) \
+                SELECT stored.json, \(columns) FROM (SELECT \(columns) FROM users \(walked) ORDER BY \(order) \
                 LIMIT $\(binds.count - 1) OFFSET $\(binds.count)) AS users \
                 JOIN users AS stored ON stored.\(key) = users.\(key) ORDER BY \(order)
                 """,

@@ -1,18 +1,19 @@
 import RosterKit
 import Synchronization
 
-/// Where pages of the unfiltered list begin and end, by sort, for one write generation: the
-/// sort columns of the first and last row of each page read. A later page walks the sort's
-/// index from the nearest mark (`PostgresListQuery.seekPage`) instead of skipping every row
-/// from the nearer end of the list: paging on from a deep page, or asking it again, walks a
-/// page's worth of rows, not page × per_page of them.
+/// Where pages of a list begin and end, for one write generation: the sort columns of the
+/// first and last row of each page read, by list (sort and filters). A later page of the same
+/// list walks the sort's index from the nearest mark (`PostgresListQuery.seekPage`) instead of
+/// skipping every row from the nearer end: paging on from a deep page, or asking a page again,
+/// walks a page's worth of rows, not page × per_page of them (and a short search's, not every
+/// row before its first match again).
 ///
 /// A mark holds only at the generation it was read at: the store reads the generation in the
 /// page's own snapshot (every write transaction moves it, in whichever process), so a mark is
-/// never used on a list another write has changed. SQLite's `ListOrder` answers the same
-/// question with the whole order in memory; on PostgreSQL a walk of a million index entries
-/// takes about 400 ms, longer than the query budget, so the marks are made by the pages
-/// themselves.
+/// never used on a list another write has changed. SQLite's `ListOrder` answers the deep page
+/// with the whole order in memory; on PostgreSQL a walk of a million index entries takes some
+/// 400 ms, over the query budget, so the marks are made by the pages themselves, and the first
+/// visit of a deep page at a generation still walks from the nearer end.
 final class PostgresPageMarks: Sendable {
     enum Primary: Sendable, Equatable {
         case text(String)
@@ -26,26 +27,53 @@ final class PostgresPageMarks: Sendable {
         var id: String?
     }
 
-    /// Marks kept per sort; past it, the oldest half are dropped.
+    /// A list whose pages walk the sort's index: the sort, a short search (folded), the filters.
+    struct ListKey: Hashable, Sendable {
+        var sort: UserSort
+        var search: String?
+        var role: Role?
+        var status: Status?
+
+        init(sort: UserSort, search: String? = nil, role: Role? = nil, status: Status? = nil) {
+            self.sort = sort
+            self.search = search
+            self.role = role
+            self.status = status
+        }
+    }
+
+    /// Marks kept per list; past it, the oldest half are dropped.
     static let capacity = 512
+    /// Lists kept; past it, one of the others is dropped.
+    static let listCapacity = 64
 
-    private let entries = Mutex<[UserSort: (generation: UInt64, marks: [Int: Mark], order: [Int])]>([:])
+    private struct Entry {
+        var generation: UInt64
+        var marks: [Int: Mark] = [:]
+        var order: [Int] = []
+    }
 
-    /// The marks of `sort` at `generation`, by position in the list (0-based).
-    func marks(for sort: UserSort, at generation: UInt64) -> [Int: Mark] {
+    private let entries = Mutex<[ListKey: Entry]>([:])
+
+    /// The marks of `list` at `generation`, by position in the list (0-based).
+    func marks(for list: ListKey, at generation: UInt64) -> [Int: Mark] {
         entries.withLock { entries in
-            guard let entry = entries[sort], entry.generation == generation else { return [:] }
+            guard let entry = entries[list], entry.generation == generation else { return [:] }
             return entry.marks
         }
     }
 
     /// Keeps `marks`, read in a snapshot at `generation`; an older generation's are dropped.
-    func keep(_ marks: [Int: Mark], for sort: UserSort, at generation: UInt64) {
+    func keep(_ marks: [Int: Mark], for list: ListKey, at generation: UInt64) {
         entries.withLock { entries in
-            var entry = entries[sort] ?? (generation, [:], [])
+            var entry = entries[list] ?? Entry(generation: generation)
             // A newer generation's marks stay: generations only grow.
             if entry.generation > generation { return }
-            if entry.generation < generation { entry = (generation, [:], []) }
+            if entry.generation < generation {
+                entry = Entry(generation: generation)
+                // Every other list's marks of an older generation are of no more use.
+                entries = entries.filter { $0.value.generation >= generation }
+            }
             for (position, mark) in marks where entry.marks.updateValue(mark, forKey: position) == nil {
                 entry.order.append(position)
             }
@@ -54,12 +82,16 @@ final class PostgresPageMarks: Sendable {
                 for position in dropped { entry.marks[position] = nil }
                 entry.order.removeFirst(dropped.count)
             }
-            entries[sort] = entry
+            if entries[list] == nil, entries.count >= Self.listCapacity, let other = entries.keys.first {
+                entries[other] = nil
+            }
+            entries[list] = entry
         }
     }
 
     /// How to read rows `offset ..< offset + rows` of a list of `total`: from the start, from
-    /// the end, or from a mark, whichever skips the fewest rows.
+    /// the end, or from a mark, whichever skips the fewest of the list's rows (a mark when
+    /// even: in a filtered list, rows before the first match are walked but not counted).
     struct Walk: Equatable {
         var mark: Mark?
         var backward: Bool
@@ -71,9 +103,9 @@ final class PostgresPageMarks: Sendable {
         var best = Walk(mark: nil, backward: false, skip: offset)
         if total - 1 - last < best.skip { best = Walk(mark: nil, backward: true, skip: total - 1 - last) }
         for (position, mark) in marks {
-            if position <= offset, offset - position < best.skip {
+            if position <= offset, offset - position <= best.skip {
                 best = Walk(mark: mark, backward: false, skip: offset - position)
-            } else if position >= last, position - last < best.skip {
+            } else if position >= last, position - last <= best.skip {
                 best = Walk(mark: mark, backward: true, skip: position - last)
             }
         }

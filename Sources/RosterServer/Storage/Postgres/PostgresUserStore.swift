@@ -12,8 +12,8 @@ final class PostgresUserStore: DirectoryStore {
     /// (`statement_timeout`); the call then answers 503, as on SQLite (`UserStore.queryBudget`).
     let queryBudget: Duration
     var logger: Logger { database.logger }
-    /// Where the unfiltered list's pages begin and end, for deep pages; nil walks every deep
-    /// page from the nearer end (for tests that compare).
+    /// Where pages begin and end, for lists walked in a sort's index; nil walks every page from
+    /// the nearer end (for tests that compare).
     let pageMarks: PostgresPageMarks?
 
     init(database: PostgresDatabase, queryBudget: Duration = UserStore.defaultQueryBudget, keepsPageMarks: Bool = true) {
@@ -50,7 +50,7 @@ final class PostgresUserStore: DirectoryStore {
         // The generation this snapshot is at, read in it first (the snapshot is taken by the
         // transaction's first statement): marks read and used in it are exactly its.
         var generation: UInt64?
-        if statements.isLong, statements.isUnfiltered, pageMarks != nil {
+        if statements.isLong, statements.marksKey != nil, pageMarks != nil {
             for try await value in try await connection.query("SELECT value FROM roster_generation", logger: logger).decode(Int64.self) {
                 generation = UInt64(value)
             }
@@ -83,11 +83,11 @@ final class PostgresUserStore: DirectoryStore {
         if statements.offset < total {
             var rows: [ByteBuffer] = []
             rows.reserveCapacity(statements.limit)
-            if let generation, let pageMarks {
+            if let generation, let pageMarks, let list = statements.marksKey {
                 let sort = query.base.sort
                 let count = min(statements.limit, total - statements.offset)
                 let walk = PostgresPageMarks.walk(
-                    offset: statements.offset, rows: count, total: total, marks: pageMarks.marks(for: sort, at: generation))
+                    offset: statements.offset, rows: count, total: total, marks: pageMarks.marks(for: list, at: generation))
                 var marks: [Mark] = []
                 for try await row in try await connection.query(
                     statements.seekPage(from: walk.mark, backward: walk.backward, skip: walk.skip, rows: count), logger: logger
@@ -101,8 +101,10 @@ final class PostgresUserStore: DirectoryStore {
                     marks.reverse()
                 }
                 if let first = marks.first, let last = marks.last, marks.count == rows.count {
-                    pageMarks.keep(
-                        [statements.offset: first, statements.offset + marks.count - 1: last], for: sort, at: generation)
+                    // One dictionary entry when the page has one row.
+                    var edges = [statements.offset: first]
+                    edges[statements.offset + marks.count - 1] = last
+                    pageMarks.keep(edges, for: list, at: generation)
                 }
             } else {
                 for try await row in try await connection.query(statements.page(total: total), logger: logger) {
