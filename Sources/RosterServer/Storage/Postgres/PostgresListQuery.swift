@@ -26,6 +26,11 @@ struct PostgresListQuery {
     private let condition: String
     private let filterBinds: PostgresBindings
     private let skipsInIndex: Bool
+    /// A trigram search of everyone (no group): `searchPage` answers it in one statement.
+    let searchesKeys: Bool
+    /// The list as `PostgresPageMarks` keeps its boundaries, when its pages walk the sort's
+    /// index (no group, no trigram search): such a page may seek from a kept boundary.
+    let marksKey: PostgresPageMarks.ListKey?
 
     init(_ listQuery: UserListQuery) {
         let query = listQuery.base
@@ -44,14 +49,14 @@ struct PostgresListQuery {
         let search = query.search.map(SortKey.of) ?? ""
         let kind = ListPlan.Shape.SearchKind(search)
         var gram: String?
+        var pattern: String?
         switch kind {
         case .everyone: break
         case .matchesNoOne:
             // Validation keeps control characters out of every name and email.
             filters.append("false")
         case .indexed:
-            let pattern = bind("%" + Self.escapedForLike(search) + "%")
-            filters.append("(users.name_key LIKE \(pattern) OR users.email_key LIKE \(pattern))")
+            pattern = bind("%" + Self.escapedForLike(search) + "%")
         case .scanned:
             gram = bind(search)
             filters.append("(strpos(users.name_key, \(gram!)) > 0 OR strpos(users.email_key, \(gram!)) > 0)")
@@ -60,6 +65,14 @@ struct PostgresListQuery {
         if let role = query.role { counted.append("role = \(bind(role.rawValue))") }
         if let status = query.status { counted.append("status = \(bind(status.rawValue))") }
         filters += counted.map { "users." + $0 }
+        if let pattern {
+            if listQuery.group == nil {
+                // The hits come from the narrow table alone (`searchPage`), filtered there too.
+                filters.insert(Self.keysMatch("users", pattern), at: 0)
+            } else {
+                filters.insert("users.seq IN (SELECT user_keys.seq FROM user_keys WHERE \(Self.keysMatch("user_keys", pattern)))", at: 0)
+            }
+        }
         if let group = listQuery.group, !PostgresErrors.isStorable(group) {
             filters.append("false") // no group id holds a NUL
         } else if let group = listQuery.group {
@@ -71,6 +84,9 @@ struct PostgresListQuery {
         condition = filters.isEmpty ? "" : "WHERE " + filters.joined(separator: " AND ")
         filterBinds = binds
         skipsInIndex = listQuery.group == nil && (kind == .everyone || kind == .scanned)
+        searchesKeys = listQuery.group == nil && kind == .indexed
+        marksKey = skipsInIndex ? PostgresPageMarks.ListKey(sort: query.sort, search: gram == nil ? nil : search,
+                                                            role: query.role, status: query.status) : nil
 
         let countSQL: String
         switch (kind, listQuery.group) {
@@ -79,6 +95,8 @@ struct PostgresListQuery {
             countSQL = "SELECT coalesce(sum(n), 0)::bigint FROM users_count \(Self.whereClause(counted))"
         case (.scanned, nil):
             countSQL = "SELECT coalesce(sum(n), 0)::bigint FROM users_short_count \(Self.whereClause(["gram = \(gram!)"] + counted))"
+        case (.indexed, nil):
+            countSQL = "SELECT count(*) FROM user_keys AS users \(condition)"
         default:
             countSQL = "SELECT count(*) FROM users \(condition)"
         }
@@ -121,6 +139,105 @@ struct PostgresListQuery {
                 JOIN users AS stored ON stored.\(key) = users.\(key) ORDER BY \(order)
                 """,
             binds: binds)
+    }
+
+    /// A trigram search of everyone, in one statement: its hits are read once, from the narrow
+    /// `user_keys` (its own trigram index; rows of a few dozen bytes, the sort's and the
+    /// filters' columns), counted over the whole result as they are sorted for the page, and
+    /// only the page's JSON is looked up, by `seq`. Rows: `(total, json)`, in order; none when
+    /// the page is past the end (then `count` gives the total).
+    func searchPage() -> PostgresQuery {
+        var binds = filterBinds
+        binds.append(limit)
+        binds.append(offset)
+        let order = ListPlan.orderBy(sort)
+        return PostgresQuery(
+            unsafeSQL: """
+                SELECT users.total, stored.json FROM (SELECT users.seq, \(Self.sortColumns(sort)), count(*) OVER () AS total \
+                FROM user_keys AS users \(condition) ORDER BY \(order) LIMIT $\(binds.count - 1) OFFSET $\(binds.count)) AS users \
+                JOIN users AS stored ON stored.seq = users.seq ORDER BY \(order)
+                """,
+            binds: binds)
+    }
+
+    /// The sort's columns, as `users.…` (the unique key last).
+    static func sortColumns(_ sort: UserSort) -> String {
+        switch sort {
+        case .email, .emailDescending: "users.email_key"
+        case .createdAt, .createdAtDescending: "users.created_at, users.id"
+        case .name, .nameDescending: "users.name_key, users.id"
+        }
+    }
+
+    /// The page of a list walked in the sort's index (`marksKey`) from a kept boundary (`PostgresPageMarks`): the
+    /// rows from `mark` on (the mark's row included) in the list's order (`backward` false) or
+    /// back from it (in the reversed order, so they come last first), `skip` of them skipped,
+    /// then `rows` read, in an index-only scan of the sort's index that starts at the mark; with
+    /// no mark, from the start (or the end). Rows: `(json, sort columns…)`.
+    func seekPage(from mark: PostgresPageMarks.Mark?, backward: Bool, skip: Int, rows: Int) -> PostgresQuery {
+        var binds = filterBinds
+        var seek = ""
+        if let mark {
+            let (primary, id) = Self.markColumns(sort)
+            let value: String
+            switch mark.primary {
+            case .text(let text):
+                binds.append(text)
+                value = "$\(binds.count)"
+            case .integer(let integer):
+                binds.append(integer)
+                value = "$\(binds.count)"
+            }
+            // Whether the walk goes up the primary column's values (the order's direction).
+            let descendingSort = sort == .nameDescending || sort == .emailDescending || sort == .createdAtDescending
+            let up = descendingSort == backward
+            let (past, fromMark) = up ? (">", ">=") : ("<", "<=")
+            if let id, let markID = mark.id {
+                binds.append(markID)
+                let idValue = "$\(binds.count)"
+                // Ties are broken by ascending id in either order; reversed, by descending id.
+                let idFromMark = backward ? "<=" : ">="
+                if descendingSort {
+                    // The index runs the primary column one way and the id the other: seek on the
+                    // primary column, and leave out the tied rows on the near side of the mark.
+                    seek = "\(primary) \(fromMark) \(value) AND (\(primary) \(past) \(value) OR \(id) \(idFromMark) \(idValue))"
+                } else {
+                    seek = "(\(primary), \(id)) \(fromMark) (\(value), \(idValue))"
+                }
+            } else {
+                seek = "\(primary) \(fromMark) \(value)"
+            }
+        }
+        let filter = [condition.isEmpty ? "" : String(condition.dropFirst("WHERE ".count)), seek].filter { !$0.isEmpty }
+        let walked = filter.isEmpty ? "" : "WHERE " + filter.joined(separator: " AND ")
+        binds.append(rows)
+        binds.append(skip)
+        let order = backward ? ListPlan.reversedOrderBy(sort) : ListPlan.orderBy(sort)
+        let key = sort == .email || sort == .emailDescending ? "email_key" : "id"
+        let columns = Self.sortColumns(sort)
+        return PostgresQuery(
+            unsafeSQL: """
+                SELECT stored.json, \(columns) FROM (SELECT \(columns) FROM users \(walked) ORDER BY \(order) \
+                LIMIT $\(binds.count - 1) OFFSET $\(binds.count)) AS users \
+                JOIN users AS stored ON stored.\(key) = users.\(key) ORDER BY \(order)
+                """,
+            binds: binds)
+    }
+
+    /// The sort's primary column and its tie-breaker (none for the unique email).
+    private static func markColumns(_ sort: UserSort) -> (primary: String, id: String?) {
+        switch sort {
+        case .email, .emailDescending: ("users.email_key", nil)
+        case .createdAt, .createdAtDescending: ("users.created_at", "users.id")
+        case .name, .nameDescending: ("users.name_key", "users.id")
+        }
+    }
+
+    /// The search as `user_keys` matches it: both keys in one text, one trigram index. The
+    /// newline between them is in no key and in no search (validation keeps control characters
+    /// out of both), so a match is a match within one key.
+    static func keysMatch(_ table: String, _ pattern: String) -> String {
+        "(\(table).name_key || E'\\n' || \(table).email_key) LIKE \(pattern)"
     }
 
     /// LIKE's wildcards and its escape character (backslash, the default) taken literally.

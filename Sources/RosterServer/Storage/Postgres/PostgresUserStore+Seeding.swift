@@ -56,6 +56,7 @@ extension PostgresUserStore {
         // Statistics for the planner, and the visibility map that lets a deep page skip its
         // rows in an index-only scan (`PostgresListQuery`); VACUUM cannot run in a transaction.
         try await database.client.query("VACUUM (ANALYZE) users", logger: logger)
+        try await database.client.query("VACUUM (ANALYZE) user_keys", logger: logger)
     }
 }
 

@@ -12,10 +12,14 @@ final class PostgresUserStore: DirectoryStore {
     /// (`statement_timeout`); the call then answers 503, as on SQLite (`UserStore.queryBudget`).
     let queryBudget: Duration
     var logger: Logger { database.logger }
+    /// Where pages begin and end, for lists walked in a sort's index; nil walks every page from
+    /// the nearer end (for tests that compare).
+    let pageMarks: PostgresPageMarks?
 
-    init(database: PostgresDatabase, queryBudget: Duration = UserStore.defaultQueryBudget) {
+    init(database: PostgresDatabase, queryBudget: Duration = UserStore.defaultQueryBudget, keepsPageMarks: Bool = true) {
         self.database = database
         self.queryBudget = queryBudget
+        self.pageMarks = keepsPageMarks ? PostgresPageMarks() : nil
     }
 
     func generation() async throws -> UInt64 {
@@ -43,26 +47,88 @@ final class PostgresUserStore: DirectoryStore {
 
     private func listEnvelope(_ query: UserListQuery, on connection: PostgresConnection) async throws -> [UInt8] {
         let statements = PostgresListQuery(query)
+        // The generation this snapshot is at, read in it first (the snapshot is taken by the
+        // transaction's first statement): marks read and used in it are exactly its.
+        var generation: UInt64?
+        if statements.isLong, statements.marksKey != nil, pageMarks != nil {
+            for try await value in try await connection.query("SELECT value FROM roster_generation", logger: logger).decode(Int64.self) {
+                generation = UInt64(value)
+            }
+        }
         if statements.isLong {
             // Both statements that follow, and no other, may run for at most the budget each.
             try await connection.query(
                 PostgresQuery(unsafeSQL: "SET LOCAL statement_timeout = \(Self.milliseconds(queryBudget))"), logger: logger)
         }
+        var page = UserJSON.PageWriter(capacity: query.base.perPage)
+        if statements.searchesKeys {
+            var total: Int?
+            for try await row in try await connection.query(statements.searchPage(), logger: logger) {
+                let columns = row.makeRandomAccess()
+                total = Int(try columns[0].decode(Int64.self))
+                if let object = columns[1].bytes { page.append(object: object.readableBytesView) }
+            }
+            if total == nil {
+                // A page past the end has no row to carry the total.
+                for try await count in try await connection.query(statements.count, logger: logger).decode(Int64.self) {
+                    total = Int(count)
+                }
+            }
+            return page.finish(page: query.base.page, perPage: query.base.perPage, total: total ?? 0)
+        }
         var total = 0
         for try await count in try await connection.query(statements.count, logger: logger).decode(Int64.self) {
             total = Int(count)
         }
-        var page = UserJSON.PageWriter(capacity: query.base.perPage)
         if statements.offset < total {
             var rows: [ByteBuffer] = []
             rows.reserveCapacity(statements.limit)
-            for try await row in try await connection.query(statements.page(total: total), logger: logger) {
-                if let object = row.first?.bytes { rows.append(object) }
+            if let generation, let pageMarks, let list = statements.marksKey {
+                let sort = query.base.sort
+                let count = min(statements.limit, total - statements.offset)
+                let walk = PostgresPageMarks.walk(
+                    offset: statements.offset, rows: count, total: total, marks: pageMarks.marks(for: list, at: generation))
+                var marks: [Mark] = []
+                for try await row in try await connection.query(
+                    statements.seekPage(from: walk.mark, backward: walk.backward, skip: walk.skip, rows: count), logger: logger
+                ) {
+                    let columns = row.makeRandomAccess()
+                    if let object = columns[0].bytes { rows.append(object) }
+                    marks.append(try Self.mark(of: columns, sort: sort))
+                }
+                if walk.backward {
+                    rows.reverse()
+                    marks.reverse()
+                }
+                if let first = marks.first, let last = marks.last, marks.count == rows.count {
+                    // One dictionary entry when the page has one row.
+                    var edges = [statements.offset: first]
+                    edges[statements.offset + marks.count - 1] = last
+                    pageMarks.keep(edges, for: list, at: generation)
+                }
+            } else {
+                for try await row in try await connection.query(statements.page(total: total), logger: logger) {
+                    if let object = row.first?.bytes { rows.append(object) }
+                }
+                if statements.readsFromEnd(total: total) { rows.reverse() }
             }
-            if statements.readsFromEnd(total: total) { rows.reverse() }
             for object in rows { page.append(object: object.readableBytesView) }
         }
         return page.finish(page: query.base.page, perPage: query.base.perPage, total: total)
+    }
+
+    private typealias Mark = PostgresPageMarks.Mark
+
+    /// The sort columns after the JSON of a `seekPage` row.
+    private static func mark(of columns: PostgresRandomAccessRow, sort: UserSort) throws -> Mark {
+        switch sort {
+        case .email, .emailDescending:
+            Mark(primary: .text(try columns[1].decode(String.self)), id: nil)
+        case .createdAt, .createdAtDescending:
+            Mark(primary: .integer(try columns[1].decode(Int64.self)), id: try columns[2].decode(String.self))
+        case .name, .nameDescending:
+            Mark(primary: .text(try columns[1].decode(String.self)), id: try columns[2].decode(String.self))
+        }
     }
 
     /// A budget in whole milliseconds, at least one (0 would mean no timeout at all).
