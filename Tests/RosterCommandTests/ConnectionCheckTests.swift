@@ -66,13 +66,13 @@ struct ConnectionCheckTests {
     }
 
     @Test func aDeadPortFailsAtTheRoundTrip() async throws {
-        let listener = try LoopbackListener(accepting: false)
-        let port = listener.port
-        listener.close() // nothing listens there now
-        let (code, text) = await check(settings(server: URL(string: "http://127.0.0.1:\(port)")!, token: .literal("t", origin: "--token")))
+        let refusing = try RefusingPort()
+        let port = refusing.port
+        let (code, text) = await check(settings(server: refusing.url, token: .literal("t", origin: "--token")))
         #expect(code == 1)
         #expect(text.contains("Round trip  ✗ Could not connect to the server at 127.0.0.1:\(port)."))
         #expect(text.contains("Fix         Check that the server is running"))
+        withExtendedLifetime(refusing) {}
     }
 
     @Test func aSelfSignedCertificateIsShownAndTheFixNamesCaFile() async throws {
