@@ -17,8 +17,10 @@ struct PostgresPageMarksTests {
         let second = try await PostgresDatabase.open(url: url, logger: quietLogger)
         let result: Result<Void, any Error>
         do {
-            let marked = PostgresUserStore(database: first)
-            let plain = PostgresUserStore(database: second, keepsPageMarks: false)
+            // Neither keeps list orders, which would answer deep pages before the marks could
+            // (`PostgresListOrderTests` checks those).
+            let marked = PostgresUserStore(database: first, keepsListOrders: false)
+            let plain = PostgresUserStore(database: second, keepsPageMarks: false, keepsListOrders: false)
             try await marked.bulkInsert(DemoData.users(count: count))
             let tiedTime = DemoData.firstMillisecond + 1000
             try await marked.insertAll((0..<70).map { index in

@@ -75,6 +75,14 @@ final class ListOrderCache: Sendable {
         entries = entries.filter { $0.value.generation >= generation }
     }
 
+    /// Whether the order of `sort` at `generation` is kept (for tests).
+    func keeps(_ sort: UserSort, at generation: UInt64) -> Bool {
+        entries.withLock { entries in
+            guard let entry = entries[sort], entry.generation == generation, case .walked = entry.state else { return false }
+            return true
+        }
+    }
+
     /// The sorts whose order is kept now (for tests).
     var keptSorts: Set<UserSort> {
         entries.withLock { entries in

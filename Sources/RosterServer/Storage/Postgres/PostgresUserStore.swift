@@ -15,11 +15,18 @@ final class PostgresUserStore: DirectoryStore {
     /// Where pages begin and end, for lists walked in a sort's index; nil walks every page from
     /// the nearer end (for tests that compare).
     let pageMarks: PostgresPageMarks?
+    /// Each sort's order of the whole list at one write generation (`envelopeByListOrder`);
+    /// nil reads every list with SQL alone (for tests that compare).
+    let listOrders: ListOrderCache?
 
-    init(database: PostgresDatabase, queryBudget: Duration = UserStore.defaultQueryBudget, keepsPageMarks: Bool = true) {
+    init(
+        database: PostgresDatabase, queryBudget: Duration = UserStore.defaultQueryBudget,
+        keepsPageMarks: Bool = true, keepsListOrders: Bool = true
+    ) {
         self.database = database
         self.queryBudget = queryBudget
         self.pageMarks = keepsPageMarks ? PostgresPageMarks() : nil
+        self.listOrders = keepsListOrders ? ListOrderCache() : nil
     }
 
     func generation() async throws -> UInt64 {
@@ -33,7 +40,10 @@ final class PostgresUserStore: DirectoryStore {
     // MARK: Reads
 
     func listEnvelope(_ query: UserListQuery) async throws -> [UInt8] {
-        try await readOnly { connection in try await self.listEnvelope(query, on: connection) }
+        try await readOnly { connection in
+            if let envelope = try await self.envelopeByListOrder(query, on: connection) { return envelope }
+            return try await self.listEnvelope(query, on: connection)
+        }
     }
 
     func membersEnvelope(groupID: String, query: UserQuery) async throws -> [UInt8] {

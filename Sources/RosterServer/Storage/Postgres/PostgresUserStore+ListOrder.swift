@@ -1,0 +1,147 @@
+import Logging
+import PostgresNIO
+import RosterKit
+
+/// Deep pages and short searches of the unfiltered list on PostgreSQL, placed by the sort's
+/// in-memory `ListOrder`, as on SQLite (`UserStore+ListOrder`): a deep page is its slice of
+/// `seq`s, a page of a one- or two-character search is `memchr` over the order's packed keys,
+/// and then the page's 50 rows are read by `seq`. Without it the first visit of page 15,000
+/// walked 250,000 index entries (45 to 175 ms at a million users), and the first page of
+/// `q=an` 53,000 (20 to 30 ms); page marks (`PostgresPageMarks`) only help a page's neighbours.
+///
+/// The walk (a million index entries, some seconds over the wire) runs in the background and
+/// no request waits for it. Every list reads the generation first, in its own snapshot, and an
+/// order is used only by a snapshot at the generation it was walked in: a write by any replica
+/// moves the generation, so the next list reads with SQL until the order is walked again.
+extension PostgresUserStore {
+    /// The list's envelope read with the order on `connection` (a read-only transaction that
+    /// has run no statement yet), or nil when it is read as before.
+    func envelopeByListOrder(_ query: UserListQuery, on connection: PostgresConnection) async throws -> [UInt8]? {
+        guard let cache = listOrders, Self.usesListOrder(query) else { return nil }
+        let sort = query.base.sort
+        let generation = try await Self.generation(on: connection, logger: logger)
+        let order: ListOrder
+        switch cache.advice(for: sort, at: generation) {
+        case .readWithout:
+            return nil
+        case .walk:
+            walkInBackground(sort, at: generation, into: cache)
+            return nil
+        case .use(let known):
+            order = known
+        }
+
+        // A few short statements, but a lock can hold any of them: the budget, as for SQL's plan.
+        try await connection.query(
+            PostgresQuery(unsafeSQL: "SET LOCAL statement_timeout = \(Self.milliseconds(queryBudget))"), logger: logger)
+        let statements = PostgresListQuery(query)
+        var total = 0
+        for try await count in try await connection.query(statements.count, logger: logger).decode(Int64.self) {
+            total = Int(count)
+        }
+        let pageSeqs: [Int64]
+        let search = query.base.search.map(SortKey.of) ?? ""
+        if search.isEmpty {
+            let seqs = order.seqs
+            pageSeqs = statements.offset < seqs.count
+                ? Array(seqs[statements.offset..<min(seqs.count, statements.offset + statements.limit)]) : []
+        } else {
+            guard let keys = order.keys else { return nil }
+            let positions: [Int]
+            if statements.readsFromEnd(total: total) {
+                let rows = min(statements.limit, total - statements.offset)
+                positions = keys.matchesFromEnd(of: search, skippingFromEnd: total - statements.offset - rows, limit: rows).reversed()
+            } else {
+                positions = keys.matches(of: search, offset: statements.offset, limit: statements.limit)
+            }
+            pageSeqs = positions.map { order.seqs[$0] }
+        }
+
+        var objects: [Int64: ByteBuffer] = [:]
+        objects.reserveCapacity(pageSeqs.count)
+        if !pageSeqs.isEmpty {
+            for try await row in try await connection.query("SELECT seq, json FROM users WHERE seq = ANY(\(pageSeqs))", logger: logger) {
+                let columns = row.makeRandomAccess()
+                if let object = columns[1].bytes { objects[try columns[0].decode(Int64.self)] = object }
+            }
+        }
+        var page = UserJSON.PageWriter(capacity: statements.limit)
+        for seq in pageSeqs {
+            // The order describes this very snapshot, so every row is there; if not, SQL decides.
+            guard let object = objects[seq] else { return nil }
+            page.append(object: object.readableBytesView)
+        }
+        return page.finish(page: query.base.page, perPage: query.base.perPage, total: total)
+    }
+
+    /// No filter; a page past the quick ones, or a one- or two-character search in a sort whose
+    /// walk reads the keys. (Trigram searches read `user_keys`, which the order cannot replace:
+    /// their totals need every hit.)
+    private static func usesListOrder(_ query: UserListQuery) -> Bool {
+        let base = query.base
+        guard query.group == nil, base.role == nil, base.status == nil, !ListPlan.isQuick(query) else { return false }
+        switch ListPlan.Shape.SearchKind(base.search.map(SortKey.of) ?? "") {
+        case .everyone: return true
+        case .scanned: return ListOrder.readsKeys(base.sort)
+        case .indexed, .matchesNoOne: return false
+        }
+    }
+
+    /// How long a walk may run: a million rows over the wire take some seconds.
+    static let listOrderWalkBudget = Duration.seconds(30)
+
+    /// Walks the sort's index in a snapshot at `generation`, off the request path.
+    private func walkInBackground(_ sort: UserSort, at generation: UInt64, into cache: ListOrderCache) {
+        Task.detached { [self] in
+            do {
+                let order = try await readOnly { connection -> ListOrder? in
+                    // The snapshot is taken by this first statement: the walk is exactly its.
+                    guard try await Self.generation(on: connection, logger: self.logger) == generation else { return nil }
+                    // No request waits for the walk, but it holds a connection: not forever.
+                    try await connection.query(
+                        PostgresQuery(unsafeSQL: "SET LOCAL statement_timeout = \(Self.milliseconds(Self.listOrderWalkBudget))"),
+                        logger: self.logger)
+                    return try await Self.walk(sort, on: connection, logger: self.logger)
+                }
+                if let order {
+                    cache.store(order, for: sort, at: generation)
+                } else {
+                    cache.walkFailed(for: sort, at: generation)
+                }
+            } catch {
+                cache.walkFailed(for: sort, at: generation)
+            }
+        }
+    }
+
+    /// Every user's `seq` in the sort's order, and their keys where `ListOrder.readsKeys`: an
+    /// index-only walk of the sort's covering index (migration 5).
+    static func walk(_ sort: UserSort, on connection: PostgresConnection, logger: Logger) async throws -> ListOrder {
+        let readsKeys = ListOrder.readsKeys(sort)
+        let columns = readsKeys ? "users.seq, users.name_key, users.email_key" : "users.seq"
+        let rows = try await connection.query(
+            PostgresQuery(unsafeSQL: "SELECT \(columns) FROM users ORDER BY \(ListPlan.orderBy(sort))"), logger: logger)
+        var seqs: [Int64] = []
+        var keys = OrderedSearchKeys.Builder()
+        for try await row in rows {
+            let columns = row.makeRandomAccess()
+            seqs.append(try columns[0].decode(Int64.self))
+            if readsKeys {
+                let name = columns[1].bytes ?? ByteBuffer(), email = columns[2].bytes ?? ByteBuffer()
+                name.withUnsafeReadableBytes { name in
+                    email.withUnsafeReadableBytes { email in keys.append(nameKey: name, emailKey: email) }
+                }
+            }
+        }
+        return ListOrder(seqs: seqs, keys: readsKeys ? keys.finish() : nil)
+    }
+
+    /// The generation as this transaction's snapshot sees it.
+    static func generation(on connection: PostgresConnection, logger: Logger) async throws -> UInt64 {
+        var generation: Int64 = 0
+        for try await value in try await connection.query("SELECT value FROM roster_generation", logger: logger).decode(Int64.self) {
+            generation = value
+        }
+        return UInt64(generation)
+    }
+}
