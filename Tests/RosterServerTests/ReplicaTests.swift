@@ -35,22 +35,32 @@ struct ReplicaTests {
     /// Starts `count` servers on one fresh database, list cache on; always stops them and removes it.
     private func withReplicas(_ count: Int, on database: SharedDatabase = .postgres,
                               _ body: ([RemoteUserRepository]) async throws -> Void) async throws {
+        try await withReplicaURLs(count, on: database) { urls in
+            try await body(urls.map { RemoteUserRepository(client: Self.client(baseURL: $0)) })
+        }
+    }
+
+    private static func client(baseURL: URL) -> APIClient {
+        APIClient(
+            baseURL: baseURL, token: token, transport: ConcurrencyTests.patientTransport, retryPolicy: .never,
+            deadline: .seconds(60), logger: quietLogger)
+    }
+
+    /// The same, handing the body each server's URL.
+    private func withReplicaURLs(_ count: Int, on database: SharedDatabase, _ body: ([URL]) async throws -> Void) async throws {
         let (url, remove) = try await database.make()
         var servers: [ServerProcess] = []
         let result: Result<Void, any Error>
         do {
-            var repositories: [RemoteUserRepository] = []
+            var urls: [URL] = []
             for _ in 0..<count {
                 let server = try ServerProcess(arguments: [
                     "--port", "0", "--database", url, "--token", Self.token, "--log-level", "warning",
                 ])
                 servers.append(server)
-                let listening = try await server.waitForListening()
-                repositories.append(RemoteUserRepository(client: APIClient(
-                    baseURL: listening, token: Self.token, transport: ConcurrencyTests.patientTransport, retryPolicy: .never,
-                    deadline: .seconds(60), logger: quietLogger)))
+                urls.append(try await server.waitForListening())
             }
-            try await body(repositories)
+            try await body(urls)
             result = .success(())
         } catch {
             result = .failure(error)
@@ -166,6 +176,37 @@ struct ReplicaTests {
                 try await replica.delete(id: created.id)
                 for other in replicas {
                     #expect(try await !other.list(query).items.contains { $0.id == created.id }, "delete through \(writer)")
+                }
+            }
+        }
+    }
+
+    @Test("a SCIM write through one replica is in the next /api/v1 list through every other, list caches on",
+          arguments: [(SharedDatabase.postgres, 3), (.sqlite, 2)])
+    func scimWritesReachOtherReplicasCaches(database: SharedDatabase, count: Int) async throws {
+        try await withReplicaURLs(count, on: database) { urls in
+            let rosters = urls.map { RemoteUserRepository(client: Self.client(baseURL: $0)) }
+            let scims = urls.map { SCIMUserRepository(client: Self.client(baseURL: $0.appendingPathComponent("scim/v2"))) }
+            let query = UserQuery(perPage: 50)
+            for (writer, scim) in scims.enumerated() {
+                // Asked twice through each replica: the second answer comes from its cache.
+                for roster in rosters {
+                    _ = try await roster.list(query)
+                    _ = try await roster.list(query)
+                }
+                let created = try await scim.create(UserDraft(name: "Scim \(writer)", email: "scim\(writer)@example.com"))
+                for roster in rosters {
+                    #expect(try await roster.list(query).items.contains { $0.id == created.id && $0.name == created.name },
+                            "SCIM create through \(writer)")
+                }
+                let renamed = try await scim.update(id: created.id, with: UserDraft(name: "Renamed \(writer)", email: created.email))
+                for roster in rosters {
+                    #expect(try await roster.list(query).items.contains { $0.id == created.id && $0.name == renamed.name },
+                            "SCIM update through \(writer)")
+                }
+                try await scim.delete(id: created.id)
+                for roster in rosters {
+                    #expect(try await !roster.list(query).items.contains { $0.id == created.id }, "SCIM delete through \(writer)")
                 }
             }
         }
