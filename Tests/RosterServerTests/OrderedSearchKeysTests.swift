@@ -26,7 +26,7 @@ struct OrderedSearchKeysTests {
     }
 
     @Test("every page of every pattern, forward and from the end",
-          arguments: ["a", "an", "n@", "ë", "ار", "本", "m", "@", "q", "zz", "anna@example.com"])
+          arguments: ["a", "an", "n@", "ë", "ار", "本", "m", "@", "q", "zz", "anna@example.com", "ran", "example.c", "van@c"])
     func pages(pattern: String) {
         let keys = Self.keys()
         let all = Self.expected(pattern)
@@ -39,6 +39,7 @@ struct OrderedSearchKeysTests {
                         "\(pattern) from end \(offset) \(limit)")
             }
         }
+        #expect(keys.countMatches(of: pattern) == all.count, "\(pattern)")
     }
 
     @Test("a match never spans a name and its email, or two users")

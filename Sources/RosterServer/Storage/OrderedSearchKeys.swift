@@ -5,7 +5,8 @@ import Darwin
 #endif
 
 /// Every user's folded name and email keys, in one sort's order, for searches of one or two
-/// characters: too short for the trigram index, they were answered by walking the sort's index
+/// characters (and, on PostgreSQL, longer ones: see `PostgresUserStore+ListOrder`): too short
+/// for the trigram index, they were answered by walking the sort's index
 /// with `instr` until a page of matches was found. At a million users the first page of `q=an`
 /// walked 53,000 index entries (25 ms), and a rare letter walked all of them (past the budget).
 /// Here the walk is `memchr` over packed bytes, in list order.
@@ -19,6 +20,8 @@ struct OrderedSearchKeys: Sendable {
     private let bytes: [UInt8]
     /// `ends[position]`: where that user's keys end in `bytes`, one past the second NUL.
     private let ends: [UInt32]
+    /// How often each byte value occurs in `bytes`: a search looks for its rarest byte first.
+    private let byteCounts: [Int]
 
     var count: Int { ends.count }
 
@@ -26,12 +29,15 @@ struct OrderedSearchKeys: Sendable {
     struct Builder {
         private var bytes: [UInt8] = []
         private var ends: [UInt32] = []
+        private var byteCounts = [Int](repeating: 0, count: 256)
 
         init(expectedUsers: Int = 0) {
             ends.reserveCapacity(expectedUsers)
         }
 
         mutating func append(nameKey: UnsafeRawBufferPointer, emailKey: UnsafeRawBufferPointer) {
+            for byte in nameKey { byteCounts[Int(byte)] += 1 }
+            for byte in emailKey { byteCounts[Int(byte)] += 1 }
             bytes.append(contentsOf: nameKey)
             bytes.append(0)
             bytes.append(contentsOf: emailKey)
@@ -41,7 +47,7 @@ struct OrderedSearchKeys: Sendable {
 
         /// Nil past 4 GiB of keys, which `ends` cannot address (the list is then read with SQL).
         func finish() -> OrderedSearchKeys? {
-            bytes.count <= Int(UInt32.max) ? OrderedSearchKeys(bytes: bytes, ends: ends) : nil
+            bytes.count <= Int(UInt32.max) ? OrderedSearchKeys(bytes: bytes, ends: ends, byteCounts: byteCounts) : nil
         }
     }
 
@@ -57,7 +63,8 @@ struct OrderedSearchKeys: Sendable {
                 guard let base = haystack.baseAddress else { return }
                 var start = 0
                 var position = 0
-                while let hit = Self.firstOccurrence(of: needle, in: base, from: start, to: haystack.count) {
+                let anchor = anchorIndex(of: needle)
+                while let hit = Self.firstOccurrence(of: needle, anchor: anchor, in: base, from: start, to: haystack.count) {
                     position = firstPosition(endingAfter: hit, from: position)
                     if skipped < offset {
                         skipped += 1
@@ -84,10 +91,11 @@ struct OrderedSearchKeys: Sendable {
         bytes.withUnsafeBytes { haystack in
             needle.withUnsafeBytes { needle in
                 guard let base = haystack.baseAddress else { return }
+                let anchor = anchorIndex(of: needle)
                 for position in stride(from: ends.count - 1, through: 0, by: -1) {
                     let start = position == 0 ? 0 : Int(ends[position - 1])
                     let length = Int(ends[position]) - start
-                    guard Self.firstOccurrence(of: needle, in: base, from: start, to: start + length) != nil else { continue }
+                    guard Self.firstOccurrence(of: needle, anchor: anchor, in: base, from: start, to: start + length) != nil else { continue }
                     if skipped < skip {
                         skipped += 1
                     } else {
@@ -100,19 +108,54 @@ struct OrderedSearchKeys: Sendable {
         return found
     }
 
-    /// Where `needle` first starts in `bytes[start..<end]`: `memchr` finds each candidate first
-    /// byte at the C library's speed, then the rest is compared. (Glibc's `memmem` is a GNU
-    /// extension Swift's Glibc module does not export; patterns here are a few bytes.)
+    /// How many places a search of `pattern` stops at to compare: the count of its rarest
+    /// byte. A plan chooses by it (a pattern of common letters stops millions of times).
+    func candidates(for pattern: String) -> Int {
+        pattern.utf8.map { byteCounts[Int($0)] }.min() ?? 0
+    }
+
+    /// How many users' keys contain `pattern`: one pass over every key.
+    func countMatches(of pattern: String) -> Int {
+        let needle = Array(pattern.utf8)
+        guard !needle.isEmpty else { return 0 }
+        var count = 0
+        bytes.withUnsafeBytes { haystack in
+            needle.withUnsafeBytes { needle in
+                guard let base = haystack.baseAddress else { return }
+                let anchor = anchorIndex(of: needle)
+                var start = 0
+                var position = 0
+                while let hit = Self.firstOccurrence(of: needle, anchor: anchor, in: base, from: start, to: haystack.count) {
+                    position = firstPosition(endingAfter: hit, from: position)
+                    count += 1
+                    start = Int(ends[position])
+                    position += 1
+                }
+            }
+        }
+        return count
+    }
+
+    /// The index in `needle` of its rarest byte.
+    private func anchorIndex(of needle: UnsafeRawBufferPointer) -> Int {
+        needle.indices.min { byteCounts[Int(needle[$0])] < byteCounts[Int(needle[$1])] } ?? 0
+    }
+
+    /// Where `needle` first starts in `bytes[start..<end]`: `memchr` finds each place its rarest
+    /// byte (at `anchor` in it) occurs, at the C library's speed, then the rest is compared.
+    /// (Glibc's `memmem` is a GNU extension Swift's Glibc module does not export.)
     private static func firstOccurrence(
-        of needle: UnsafeRawBufferPointer, in bytes: UnsafeRawPointer, from start: Int, to end: Int
+        of needle: UnsafeRawBufferPointer, anchor: Int, in bytes: UnsafeRawPointer, from start: Int, to end: Int
     ) -> Int? {
-        let first = Int32(needle[0])
-        var at = start
-        while end - at >= needle.count {
-            guard let candidate = memchr(bytes + at, first, end - at - needle.count + 1) else { return nil }
-            let offset = bytes.distance(to: UnsafeRawPointer(candidate))
-            if needle.count == 1 || memcmp(candidate + 1, needle.baseAddress! + 1, needle.count - 1) == 0 { return offset }
-            at = offset + 1
+        let anchorByte = Int32(needle[anchor])
+        let tail = needle.count - anchor
+        var at = start + anchor
+        while end - at >= tail {
+            guard let candidate = memchr(bytes + at, anchorByte, end - at - tail + 1) else { return nil }
+            let found = bytes.distance(to: UnsafeRawPointer(candidate))
+            let begin = found - anchor
+            if memcmp(bytes + begin, needle.baseAddress!, needle.count) == 0 { return begin }
+            at = found + 1
         }
         return nil
     }
