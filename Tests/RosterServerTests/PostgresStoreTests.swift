@@ -71,7 +71,7 @@ struct PostgresStoreTests {
 
     @Test("A database made before SCIM (migration 5) gains it: its users are SCIM users, their emails their userNames")
     func upgradeToSCIM() async throws {
-        let (url, name) = try await TestPostgres.shared.createDatabase()
+        let (url, name) = try await TestPostgres.shared.createDatabase(migrated: false)
         let old = try await PostgresDatabase.open(url: url, logger: quietLogger, schemaVersion: 5)
         let ada = try await PostgresUserStore(database: old).create(UserDraft(name: "Ada", email: "Ada@Example.com"), at: Date())
         await old.close()

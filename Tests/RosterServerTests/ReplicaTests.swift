@@ -13,11 +13,12 @@ enum SharedDatabase: String, CaseIterable, CustomTestStringConvertible, Sendable
 
     var testDescription: String { rawValue }
 
-    /// A fresh, empty database: its `--database` value, and how to remove it.
+    /// A fresh, empty database: its `--database` value, and how to remove it. Not migrated, so
+    /// the replicas starting together migrate it (one at a time, under the advisory lock).
     func make() async throws -> (location: String, remove: @Sendable () async -> Void) {
         switch self {
         case .postgres:
-            let (url, name) = try await TestPostgres.shared.createDatabase()
+            let (url, name) = try await TestPostgres.shared.createDatabase(migrated: false)
             return (url, { try? await TestPostgres.shared.dropDatabase(named: name) })
         case .sqlite:
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-replicas-\(UUID().uuidString)")

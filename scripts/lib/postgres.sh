@@ -85,8 +85,8 @@ case "${1:-}" in
     start) start "$2" ;;
     stop) stop "$2" ;;
     watch) watch "$2" "$3" ;;
-    createdb) psql_on "$2" "CREATE DATABASE \"$3\"" ;;
+    createdb) psql_on "$2" "CREATE DATABASE \"$3\"${4:+ TEMPLATE \"$4\"}" ;;
     dropdb) psql_on "$2" "DROP DATABASE IF EXISTS \"$3\" WITH (FORCE)" ;;
     bin) bin_dir ;;
-    *) echo "usage: $0 start DIR | stop DIR | watch PID DIR | createdb URL NAME | dropdb URL NAME | bin" >&2; exit 2 ;;
+    *) echo "usage: $0 start DIR | stop DIR | watch PID DIR | createdb URL NAME [TEMPLATE] | dropdb URL NAME | bin" >&2; exit 2 ;;
 esac

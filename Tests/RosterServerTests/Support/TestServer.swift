@@ -21,8 +21,11 @@ struct TestServer: Sendable {
     var databasePath: String { directory.appendingPathComponent("users.sqlite").path }
 
     /// A client with the standard middleware and a policy that never waits long.
-    func client(token: String? = TestServer.token, retryPolicy: RetryPolicy = .never, transport: any HTTPTransport = TestTransport.shared) -> APIClient {
-        APIClient(baseURL: url, token: token, transport: transport, retryPolicy: retryPolicy, deadline: .seconds(30), logger: quietLogger)
+    func client(
+        token: String? = TestServer.token, retryPolicy: RetryPolicy = .never, transport: any HTTPTransport = TestTransport.shared,
+        deadline: Duration = .seconds(30)
+    ) -> APIClient {
+        APIClient(baseURL: url, token: token, transport: transport, retryPolicy: retryPolicy, deadline: deadline, logger: quietLogger)
     }
 
     func repository(token: String? = TestServer.token) -> RemoteUserRepository {
