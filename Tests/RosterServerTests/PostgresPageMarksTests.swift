@@ -199,6 +199,25 @@ struct PostgresPageMarksTests {
         }
     }
 
+    @Test("migration 6 on a database that already has users copies every one into user_keys")
+    func migrationFillsKeys() async throws {
+        try await withStores(count: 800) { store, _ in
+            // Back to the schema before migration 6, users kept, as a database made by an older release.
+            for statement in [
+                "DROP FUNCTION user_keys_add, user_keys_remove, user_keys_change CASCADE", "DROP TABLE user_keys",
+                "DELETE FROM roster_schema_versions WHERE version = 6",
+            ] {
+                try await store.database.client.query(PostgresQuery(unsafeSQL: statement), logger: quietLogger)
+            }
+            try await PostgresSchema.migrate(store.database)
+            try await Self.expectKeysMatchUsers(on: store)
+            try await Self.expectSearchesMatchPlain(["ova", "example.com"], on: store, sort: .name)
+            // And its triggers keep them from then on.
+            _ = try await store.create(UserDraft(name: "After Upgrade", email: "after@example.com"), at: Date())
+            try await Self.expectKeysMatchUsers(on: store)
+        }
+    }
+
     @Test("walks: from the nearer end without marks, else from the nearest mark on either side")
     func walkChoice() {
         let mark = PostgresPageMarks.Mark(primary: .text("m"), id: "x")
