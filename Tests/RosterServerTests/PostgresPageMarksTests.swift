@@ -53,8 +53,8 @@ struct PostgresPageMarksTests {
         let total = try await Self.list(base.base, on: plain).total
         let pages = (total + perPage - 1) / perPage
         var asked: [Int] = []
-        for page in [pages / 2, 30, pages - 1, pages / 3, pages, pages + 1, 29, pages / 2 + 1, 1, 2] {
-            asked += [page, page - 1, page + 1, page - 3, page + 2]
+        for page in [pages / 2, 30, pages - 1, pages + 1, 1] {
+            asked += [page, page - 1, page + 2]
         }
         for page in asked where page >= 1 {
             var query = base
@@ -186,8 +186,8 @@ struct PostgresPageMarksTests {
     func searchesMatchPlain() async throws {
         try await withStores(count: 2500) { store, _ in
             try await Self.expectKeysMatchUsers(on: store)
-            for sort in UserSort.allCases {
-                try await Self.expectSearchesMatchPlain(["ova", "Ivanova", "example.org", "zzq", "a_b", "10%", "ли"], on: store, sort: sort)
+            for sort in [UserSort.name, .emailDescending, .createdAtDescending] {
+                try await Self.expectSearchesMatchPlain(["ova", "Ivanova", "zzq", "a_b", "10%", "ли"], on: store, sort: sort)
             }
             let now = Date()
             let created = try await store.create(UserDraft(name: "Under_Score 100%", email: "a_b@ex.org", role: .admin), at: now)
