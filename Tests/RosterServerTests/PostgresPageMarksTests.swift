@@ -55,8 +55,8 @@ struct PostgresPageMarksTests {
         let total = try await Self.list(base.base, on: plain).total
         let pages = (total + perPage - 1) / perPage
         var asked: [Int] = []
-        for page in [pages / 2, 30, pages - 1, pages / 3, pages, pages + 1, 29, pages / 2 + 1, 1, 2] {
-            asked += [page, page - 1, page + 1, page - 3, page + 2]
+        for page in [pages / 2, 30, pages - 1, pages + 1, 1] {
+            asked += [page, page - 1, page + 2]
         }
         for page in asked where page >= 1 {
             var query = base
@@ -84,7 +84,11 @@ struct PostgresPageMarksTests {
         }
     }
 
-    @Test("short searches and filters: every page equals the plain plan's, marks kept per list", arguments: UserSort.allCases)
+    // Three sorts cover the seek's forms (text and integer keys, ascending, descending, unique);
+    // every sort's seek is checked by `sameDeepPages`. Fewer cases keep the shared test cluster
+    // free for the suites that race writes against it.
+    @Test("short searches and filters: every page equals the plain plan's, marks kept per list",
+          arguments: [UserSort.name, .emailDescending, .createdAtDescending])
     func sameFilteredPages(sort: UserSort) async throws {
         try await withStores { marked, plain in
             try await Self.expectSameDeepPages(marked, plain, sort: sort, search: "a")
@@ -184,8 +188,8 @@ struct PostgresPageMarksTests {
     func searchesMatchPlain() async throws {
         try await withStores(count: 2500) { store, _ in
             try await Self.expectKeysMatchUsers(on: store)
-            for sort in UserSort.allCases {
-                try await Self.expectSearchesMatchPlain(["ova", "Ivanova", "example.org", "zzq", "a_b", "10%", "ли"], on: store, sort: sort)
+            for sort in [UserSort.name, .emailDescending, .createdAtDescending] {
+                try await Self.expectSearchesMatchPlain(["ova", "Ivanova", "zzq", "a_b", "10%", "ли"], on: store, sort: sort)
             }
             let now = Date()
             let created = try await store.create(UserDraft(name: "Under_Score 100%", email: "a_b@ex.org", role: .admin), at: now)
@@ -198,6 +202,25 @@ struct PostgresPageMarksTests {
             _ = try await store.delete(id: created.id)
             try await Self.expectKeysMatchUsers(on: store)
             try await Self.expectSearchesMatchPlain(["a_b", "100%"], on: store, sort: .createdAt)
+        }
+    }
+
+    @Test("migration 6 on a database that already has users copies every one into user_keys")
+    func migrationFillsKeys() async throws {
+        try await withStores(count: 800) { store, _ in
+            // Back to the schema before migration 6, users kept, as a database made by an older release.
+            for statement in [
+                "DROP FUNCTION user_keys_add, user_keys_remove, user_keys_change CASCADE", "DROP TABLE user_keys",
+                "DELETE FROM roster_schema_versions WHERE version = 6",
+            ] {
+                try await store.database.client.query(PostgresQuery(unsafeSQL: statement), logger: quietLogger)
+            }
+            try await PostgresSchema.migrate(store.database)
+            try await Self.expectKeysMatchUsers(on: store)
+            try await Self.expectSearchesMatchPlain(["ova", "example.com"], on: store, sort: .name)
+            // And its triggers keep them from then on.
+            _ = try await store.create(UserDraft(name: "After Upgrade", email: "after@example.com"), at: Date())
+            try await Self.expectKeysMatchUsers(on: store)
         }
     }
 
