@@ -205,13 +205,13 @@ struct PostgresPageMarksTests {
         }
     }
 
-    @Test("migration 6 on a database that already has users copies every one into user_keys")
+    @Test("migration 7 on a database that already has users copies every one into user_keys")
     func migrationFillsKeys() async throws {
         try await withStores(count: 800) { store, _ in
-            // Back to the schema before migration 6, users kept, as a database made by an older release.
+            // Back to the schema before migration 7, users kept, as a database made by an older release.
             for statement in [
                 "DROP FUNCTION user_keys_add, user_keys_remove, user_keys_change CASCADE", "DROP TABLE user_keys",
-                "DELETE FROM roster_schema_versions WHERE version = 6",
+                "DELETE FROM roster_schema_versions WHERE version = 7",
             ] {
                 try await store.database.client.query(PostgresQuery(unsafeSQL: statement), logger: quietLogger)
             }
