@@ -47,7 +47,10 @@ struct ListOrder: Sendable {
         return placed[offset..<min(placed.count, offset + limit)].map(\.seq)
     }
 
-    /// Whether the walk of `sort` also reads the search keys: its index holds them (schema v6).
+    /// Whether the walk of `sort` also reads the search keys. The name sorts' index holds
+    /// `name_key` and the row's `email_key` is read from the table (a million lookups, about
+    /// 2 s, in the background): indexes carrying `email_key` too made seeding a million users
+    /// take 85 s instead of 40.
     static func readsKeys(_ sort: UserSort) -> Bool {
         sort != .email && sort != .emailDescending
     }

@@ -20,9 +20,6 @@ enum Schema {
         migrator.registerMigration("v5: counts of users by one- and two-character substring") { db in
             try db.execute(sql: v5)
         }
-        migrator.registerMigration("v6: sort indexes covering the filtered columns") { db in
-            try db.execute(sql: v6)
-        }
         return migrator
     }
 
@@ -218,22 +215,5 @@ enum Schema {
             SELECT grams.value, users.role, users.status, count(*)
             FROM users, json_each(short_grams(users.name_key, users.email_key)) AS grams
             GROUP BY grams.value, users.role, users.status;
-        """
-
-    // The name and creation-time sort indexes also carry every column a list filters on but the
-    // group, so a page that skips rows, or tests a short search with `instr`, reads them from the
-    // index and seeks only its own rows in the table: the first page of `q=an` walked 53,000
-    // table rows at a million users (85 ms) to find its 50. Trailing columns after the unique
-    // `id` do not change the order. The email sorts keep the unique index, and read `name_key`
-    // from the table.
-    private static let v6 = """
-        DROP INDEX users_name_asc;
-        DROP INDEX users_name_desc;
-        DROP INDEX users_created_asc;
-        DROP INDEX users_created_desc;
-        CREATE INDEX users_name_asc ON users(name_key, id, email_key, role, status);
-        CREATE INDEX users_name_desc ON users(name_key DESC, id, email_key, role, status);
-        CREATE INDEX users_created_asc ON users(created_at, id, name_key, email_key, role, status);
-        CREATE INDEX users_created_desc ON users(created_at DESC, id, name_key, email_key, role, status);
         """
 }
