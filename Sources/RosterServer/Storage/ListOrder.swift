@@ -47,6 +47,26 @@ struct ListOrder: Sendable {
         return placed[offset..<min(placed.count, offset + limit)].map(\.seq)
     }
 
+    /// The `seq`s of a page of the whole list: a slice of the order.
+    func slice(offset: Int, limit: Int) -> [Int64] {
+        offset < seqs.count ? Array(seqs[offset..<min(seqs.count, offset + limit)]) : []
+    }
+
+    /// The `seq`s of a page of the users whose keys contain `search`, of `total` such users:
+    /// counted from the end when the page is past the middle (as `ListPlan.readsFromEnd`).
+    /// Nil when this order has no keys.
+    func searchPage(_ search: String, offset: Int, limit: Int, total: Int) -> [Int64]? {
+        guard let keys else { return nil }
+        let positions: [Int]
+        if offset < total && offset > total - offset - limit {
+            let rows = min(limit, total - offset)
+            positions = keys.matchesFromEnd(of: search, skippingFromEnd: total - offset - rows, limit: rows).reversed()
+        } else {
+            positions = keys.matches(of: search, offset: offset, limit: limit)
+        }
+        return positions.map { seqs[$0] }
+    }
+
     /// Whether the walk of `sort` also reads the search keys. The name sorts' index holds
     /// `name_key` and the row's `email_key` is read from the table (a million lookups, about
     /// 2 s, in the background): indexes carrying `email_key` too made seeding a million users

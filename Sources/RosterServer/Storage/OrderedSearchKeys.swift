@@ -54,29 +54,16 @@ struct OrderedSearchKeys: Sendable {
     /// The positions of the users whose keys contain `pattern`, in list order: the `limit`
     /// after the first `offset` matches.
     func matches(of pattern: String, offset: Int, limit: Int) -> [Int] {
-        let needle = Array(pattern.utf8)
-        guard !needle.isEmpty, limit > 0 else { return [] }
+        guard limit > 0 else { return [] }
         var found: [Int] = []
         var skipped = 0
-        bytes.withUnsafeBytes { haystack in
-            needle.withUnsafeBytes { needle in
-                guard let base = haystack.baseAddress else { return }
-                var start = 0
-                var position = 0
-                let anchor = anchorIndex(of: needle)
-                while let hit = Self.firstOccurrence(of: needle, anchor: anchor, in: base, from: start, to: haystack.count) {
-                    position = firstPosition(endingAfter: hit, from: position)
-                    if skipped < offset {
-                        skipped += 1
-                    } else {
-                        found.append(position)
-                        if found.count == limit { return }
-                    }
-                    // The user matched once; their other key need not be searched.
-                    start = Int(ends[position])
-                    position += 1
-                }
+        forEachMatch(of: pattern) { position in
+            if skipped < offset {
+                skipped += 1
+                return true
             }
+            found.append(position)
+            return found.count < limit
         }
         return found
     }
@@ -116,9 +103,19 @@ struct OrderedSearchKeys: Sendable {
 
     /// How many users' keys contain `pattern`: one pass over every key.
     func countMatches(of pattern: String) -> Int {
-        let needle = Array(pattern.utf8)
-        guard !needle.isEmpty else { return 0 }
         var count = 0
+        forEachMatch(of: pattern) { _ in
+            count += 1
+            return true
+        }
+        return count
+    }
+
+    /// Calls `body` with the position of each user whose keys contain `pattern`, in list order,
+    /// until it returns false. Each user once: after a match, their other key is not searched.
+    private func forEachMatch(of pattern: String, _ body: (Int) -> Bool) {
+        let needle = Array(pattern.utf8)
+        guard !needle.isEmpty else { return }
         bytes.withUnsafeBytes { haystack in
             needle.withUnsafeBytes { needle in
                 guard let base = haystack.baseAddress else { return }
@@ -127,13 +124,12 @@ struct OrderedSearchKeys: Sendable {
                 var position = 0
                 while let hit = Self.firstOccurrence(of: needle, anchor: anchor, in: base, from: start, to: haystack.count) {
                     position = firstPosition(endingAfter: hit, from: position)
-                    count += 1
+                    guard body(position) else { return }
                     start = Int(ends[position])
                     position += 1
                 }
             }
         }
-        return count
     }
 
     /// The index in `needle` of its rarest byte.

@@ -80,19 +80,13 @@ extension UserStore {
         case .scanned:
             // The total from the per-gram counts, in this snapshot: the order's (see the caller).
             total = try Int.fetchOne(db.cachedStatement(sql: plan.countSQL), arguments: plan.countArguments) ?? 0
-            guard let keys = order.keys else { throw ListOrderError.noSearchKeys }
-            let positions: [Int]
-            if plan.readsFromEnd(total: total) {
-                let rows = min(plan.limit, total - plan.offset)
-                positions = keys.matchesFromEnd(of: search, skippingFromEnd: total - plan.offset - rows, limit: rows).reversed()
-            } else {
-                positions = keys.matches(of: search, offset: plan.offset, limit: plan.limit)
+            guard let seqs = order.searchPage(search, offset: plan.offset, limit: plan.limit, total: total) else {
+                throw ListOrderError.noSearchKeys
             }
-            pageSeqs = positions.map { order.seqs[$0] }
+            pageSeqs = seqs
         case .everyone, .matchesNoOne:
             total = try Int.fetchOne(db.cachedStatement(sql: plan.countSQL), arguments: plan.countArguments) ?? 0
-            let seqs = order.seqs
-            pageSeqs = plan.offset < seqs.count ? Array(seqs[plan.offset..<min(seqs.count, plan.offset + plan.limit)]) : []
+            pageSeqs = order.slice(offset: plan.offset, limit: plan.limit)
         }
         var page = UserJSON.PageWriter(capacity: plan.limit)
         let statement = try db.cachedStatement(sql: "SELECT json FROM users WHERE seq = ?")

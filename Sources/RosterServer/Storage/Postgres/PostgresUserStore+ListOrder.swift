@@ -52,19 +52,12 @@ extension PostgresUserStore {
         }
         let pageSeqs: [Int64]
         if search.isEmpty {
-            let seqs = order.seqs
-            pageSeqs = statements.offset < seqs.count
-                ? Array(seqs[statements.offset..<min(seqs.count, statements.offset + statements.limit)]) : []
+            pageSeqs = order.slice(offset: statements.offset, limit: statements.limit)
         } else {
-            guard let keys = order.keys else { return nil }
-            let positions: [Int]
-            if statements.readsFromEnd(total: total) {
-                let rows = min(statements.limit, total - statements.offset)
-                positions = keys.matchesFromEnd(of: search, skippingFromEnd: total - statements.offset - rows, limit: rows).reversed()
-            } else {
-                positions = keys.matches(of: search, offset: statements.offset, limit: statements.limit)
+            guard let seqs = order.searchPage(search, offset: statements.offset, limit: statements.limit, total: total) else {
+                return nil
             }
-            pageSeqs = positions.map { order.seqs[$0] }
+            pageSeqs = seqs
         }
 
         var objects: [Int64: ByteBuffer] = [:]
