@@ -3,7 +3,7 @@
 # PostgreSQL (a throwaway cluster, DATABASE=postgres), with the same $USERS, $DURATION and
 # $RUNS; each run's own output as it comes, then one table with the two side by side: per call,
 # requests/s, that as a share of the same server's HTTP floor, and p99; then /health's p99 while
-# 4 connections search q=a uncached, and the seed time.
+# 4 connections search q=a uncached, the deep page after a create, and the seed time.
 set -euo pipefail
 here=$(dirname "$0")
 out=$(mktemp -d)
@@ -53,5 +53,7 @@ for key in order:
     print(f"{label[:44]:<44} {connections:>5} | {left[0]:>12} {left[1]:>6} {left[2]:>8} | {right[0]:>12} {right[1]:>6} {right[2]:>8}")
 health = lambda other: f"{float(other['health'][0]):.2f} ms (idle {float(other['health'][1]):.2f})"
 print(f"{'/health p99 while 4 conns run q=a uncached':<50} | {health(sqlite_other):>29} | {health(postgres_other):>29}")
+rewalk = lambda other: f"{float(other['rewalk'][0]):.1f} ms, {float(other['rewalk'][1]):.1f} s"
+print(f"{'after a create: deep page, order walked again':<50} | {rewalk(sqlite_other):>29} | {rewalk(postgres_other):>29}")
 print(f"{'seed, start to listening':<50} | {float(sqlite_other['seed'][0]):>27.1f} s | {float(postgres_other['seed'][0]):>27.1f} s")
 PY

@@ -40,6 +40,9 @@ public enum UserAPIServer {
         onListening: (@Sendable (URL) -> Void)? = nil
     ) async throws -> RunningServer {
         let document = try OpenAPIDocument.load()
+        if case .sqlite(let path) = configuration.database {
+            try await SeededFile.createIfMissing(path: path, count: configuration.seedCount, logger: logger)
+        }
         let backend = try await StoreBackend.open(configuration.database, queryBudget: configuration.queryBudget, logger: logger)
         do {
             try await Seeder.seedIfEmpty(backend.store, count: configuration.seedCount, logger: logger)

@@ -13,6 +13,11 @@ enum ShortGrams {
     typealias Code = UInt64
     private static let pairMarker: Code = 1 << 42
 
+    /// The gram of two scalars, `first` then `second`.
+    static func pair(_ first: Code, _ second: Code) -> Code {
+        pairMarker | first << 21 | second
+    }
+
     /// The distinct grams of the keys, sorted.
     static func codes(of keys: [String]) -> [Code] {
         var codes: [Code] = []
@@ -21,7 +26,7 @@ enum ShortGrams {
             for scalar in key.unicodeScalars {
                 let current = Code(scalar.value)
                 codes.append(current)
-                if let previous { codes.append(pairMarker | previous << 21 | current) }
+                if let previous { codes.append(pair(previous, current)) }
                 previous = current
             }
         }

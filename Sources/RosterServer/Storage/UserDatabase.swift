@@ -20,12 +20,17 @@ enum UserDatabase {
             // cache: a trigram search at a million users looks up some 12,000 rows scattered
             // over the file, and a deep page steps over 250,000 index rows.
             try db.execute(sql: "PRAGMA mmap_size = \(Self.mmapSize)")
-            db.add(function: SQLFunctions.fold())
-            // The users_short_count triggers (Schema v5) call it on every write.
-            db.add(function: ShortGrams.sqlFunction())
+            addFunctions(to: db)
         }
         let pool = try DatabasePool(path: url.path, configuration: configuration)
         try Schema.migrator.migrate(pool)
         return pool
+    }
+
+    /// The SQL functions the schema calls, registered on every connection that opens the file.
+    static func addFunctions(to db: Database) {
+        db.add(function: SQLFunctions.fold())
+        // The users_short_count triggers (Schema v5) call it on every write.
+        db.add(function: ShortGrams.sqlFunction())
     }
 }

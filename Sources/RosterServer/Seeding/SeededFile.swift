@@ -1,0 +1,75 @@
+import Foundation
+import GRDB
+import Logging
+import NIOPosix
+import RosterKit
+
+/// A SQLite directory that does not exist yet, made with its demo users already in it: built
+/// in a staging file beside its path with no journal, flushed to disk, then linked into place
+/// in one step.
+///
+/// Seeding an open database in WAL mode writes every page twice, into the WAL at commit and
+/// into the file at the checkpoint: 880 MB each at a million users, five of the seed's thirty
+/// seconds. A file nobody can have opened needs no journal, since a crash while it is built
+/// leaves only the staging file, which the next start removes.
+enum SeededFile {
+    /// Creates `path` holding `count` demo users, unless `path` exists already.
+    /// - Returns: whether it created the file.
+    @discardableResult
+    static func createIfMissing(path: String, count: Int, logger: Logger) async throws -> Bool {
+        guard count > 0, !FileManager.default.fileExists(atPath: path) else { return false }
+        let started = ContinuousClock.now
+        let created = try await NIOThreadPool.singleton.runIfActive {
+            try create(path: path, users: DemoData.users(count: count))
+        }
+        if created {
+            logger.notice("seeded demo users", metadata: [
+                "count": "\(count)", "duration": "\(ContinuousClock.now - started)",
+            ])
+        }
+        return created
+    }
+
+    /// - Returns: false when another process created `path` meanwhile (its file is kept).
+    static func create(path: String, users: [User]) throws -> Bool {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let staging = url.path + ".seeding"
+        try removeIfPresent(staging)
+        defer { try? removeIfPresent(staging) }
+
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            // The staging file is thrown away on any failure, so it needs no rollback journal,
+            // and it is flushed once, whole, before it is linked into place.
+            try db.execute(sql: "PRAGMA journal_mode = OFF")
+            try db.execute(sql: "PRAGMA synchronous = OFF")
+            UserDatabase.addFunctions(to: db)
+        }
+        let queue = try DatabaseQueue(path: staging, configuration: configuration)
+        try Schema.migrator.migrate(queue)
+        try queue.write { db in try BulkLoad.insert(users, in: db) }
+        try queue.close()
+        try flush(staging)
+        // link(2), unlike rename(2), never replaces a file another process made meanwhile.
+        guard link(staging, url.path) == 0 else {
+            if errno == EEXIST { return false }
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        }
+        // The new name is durable once its folder is.
+        try flush(folder.path)
+        return true
+    }
+
+    private static func removeIfPresent(_ path: String) throws {
+        guard unlink(path) == 0 || errno == ENOENT else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    }
+
+    private static func flush(_ path: String) throws {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    }
+}

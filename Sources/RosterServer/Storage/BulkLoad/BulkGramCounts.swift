@@ -1,0 +1,17 @@
+import GRDB
+import RosterKit
+import Synchronization
+
+/// The load's `ShortGramCounts`: each chunk counts its own users on its own thread, and adds
+/// its counts here.
+final class BulkGramCounts: Sendable {
+    private let counts = Mutex(ShortGramCounts())
+
+    func add(_ chunk: ShortGramCounts) {
+        counts.withLock { $0.add(chunk) }
+    }
+
+    func add(to db: Database) throws {
+        try counts.withLock { try $0.add(to: db) }
+    }
+}

@@ -1,0 +1,58 @@
+import GRDB
+import GRDBSQLite
+
+/// `UserRow.insertSQL`, stepped through SQLite's own API: each text is bound where it lies in
+/// its chunk's buffer (`SQLITE_STATIC`, no copy), with none of `StatementArguments`' boxing.
+struct BulkLoadStatement {
+    private let statement: Statement
+    private let connection: SQLiteConnection
+
+    init(_ db: Database) throws {
+        statement = try db.makeStatement(sql: UserRow.insertSQL)
+        connection = db.sqliteConnection!
+    }
+
+    /// Inserts every row of `rows`.
+    /// - Throws: the `DatabaseError` of the first row SQLite refuses (a taken id or email).
+    func insert(_ rows: BulkLoadRows) throws {
+        let handle = statement.sqliteStatement
+        defer { sqlite3_clear_bindings(handle) } // the buffer's pointers die with this call
+        try rows.bytes.withUnsafeBufferPointer { bytes in
+            for row in 0..<rows.count {
+                for column in BulkLoadRows.TextColumn.allCases {
+                    let range = rows.range(of: column, inRow: row)
+                    // An empty text still needs a non-null pointer, or SQLite binds NULL.
+                    let start = UnsafeRawPointer(bytes.baseAddress! + range.lowerBound)
+                    sqlite3_bind_text(handle, Self.parameter(of: column), start, Int32(range.count), nil)
+                }
+                sqlite3_bind_int64(handle, Self.createdAtParameter, rows.times[row].created)
+                sqlite3_bind_int64(handle, Self.updatedAtParameter, rows.times[row].updated)
+                let code = sqlite3_step(handle)
+                sqlite3_reset(handle)
+                guard code == SQLITE_DONE else {
+                    throw DatabaseError(
+                        resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)),
+                        sql: statement.sql)
+                }
+            }
+        }
+    }
+
+    // The parameters' places in `UserRow.insertSQL`: id, name, email, role, status, created_at,
+    // updated_at, name_key, email_key, json.
+    private static let createdAtParameter: Int32 = 6
+    private static let updatedAtParameter: Int32 = 7
+
+    private static func parameter(of column: BulkLoadRows.TextColumn) -> Int32 {
+        switch column {
+        case .id: 1
+        case .name: 2
+        case .email: 3
+        case .role: 4
+        case .status: 5
+        case .nameKey: 8
+        case .emailKey: 9
+        case .json: 10
+        }
+    }
+}

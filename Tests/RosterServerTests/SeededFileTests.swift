@@ -1,0 +1,99 @@
+import Foundation
+import GRDB
+import RosterKit
+import RosterKitTestSupport
+@testable import RosterServer
+import Testing
+
+/// A database that does not exist yet is seeded in a staging file with no journal and linked
+/// into place (`SeededFile`); it must hold exactly what seeding an open database holds.
+@Suite("Seeded file: a new database built beside its path and linked into place")
+struct SeededFileTests {
+    private let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-seeded-\(UUID().uuidString)")
+
+    private func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    private func rows(_ sql: String, in pool: DatabasePool) throws -> [Row] {
+        try pool.read { db in try Row.fetchAll(db, sql: sql) }
+    }
+
+    @Test("the same users, counts, search index and schema as seeding an open database")
+    func sameAsSeedingInPlace() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let users = DemoData.users(count: 9000)
+        #expect(try SeededFile.create(path: path("new/seeded.sqlite"), users: users))
+        let seeded = try UserStore(path: path("new/seeded.sqlite"))
+        let inPlace = try UserStore(path: path("in-place.sqlite"))
+        try await inPlace.bulkInsert(users)
+
+        for sql in ["SELECT type, name, sql FROM sqlite_master ORDER BY type, name",
+                    "SELECT seq, id, name, email, role, status, created_at, updated_at, name_key, email_key, json FROM users ORDER BY seq",
+                    "SELECT role, status, n FROM users_count ORDER BY role, status",
+                    "SELECT gram, role, status, n FROM users_short_count ORDER BY gram, role, status",
+                    "SELECT k, v FROM users_search_config ORDER BY k",
+                    "SELECT identifier FROM grdb_migrations ORDER BY identifier"] {
+            #expect(try rows(sql, in: seeded.pool) == rows(sql, in: inPlace.pool), "\(sql)")
+        }
+        for query in [UserQuery(search: "ivan"), UserQuery(search: "a", sort: .email), UserQuery(search: "mar", role: .admin)] {
+            #expect(try await seeded.list(query) == inPlace.list(query), "\(query)")
+        }
+        // Opened by the server, it is a WAL database like any other, and nothing is left beside it.
+        let journalMode: String? = try rows("PRAGMA journal_mode", in: seeded.pool).first?[0]
+        #expect(journalMode == "wal")
+        #expect(!FileManager.default.fileExists(atPath: path("new/seeded.sqlite.seeding")))
+        try seeded.pool.close()
+        try inPlace.pool.close()
+    }
+
+    @Test("an existing file is never replaced, and a staging file left by a crash is cleared")
+    func neverReplaces() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data("left by a crash".utf8).write(to: URL(fileURLWithPath: path("db.sqlite.seeding")))
+        #expect(try SeededFile.create(path: path("db.sqlite"), users: DemoData.users(count: 10)))
+        let first = try Data(contentsOf: URL(fileURLWithPath: path("db.sqlite")))
+
+        #expect(try !SeededFile.create(path: path("db.sqlite"), users: DemoData.users(count: 20)))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path("db.sqlite"))) == first)
+        #expect(!FileManager.default.fileExists(atPath: path("db.sqlite.seeding")))
+        let store = try UserStore(path: path("db.sqlite"))
+        #expect(try await store.list(UserQuery()).total == 10)
+        try store.pool.close()
+    }
+
+    @Test("a load with a taken email fails whole: the open database keeps none of it, no file is made")
+    func takenEmailFailsWhole() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var users = DemoData.users(count: BulkLoad.chunkSize + 10)
+        users[BulkLoad.chunkSize + 5].email = users[3].email
+        #expect(throws: DatabaseError.self) { try SeededFile.create(path: path("new.sqlite"), users: users) }
+        #expect(!FileManager.default.fileExists(atPath: path("new.sqlite")))
+        #expect(!FileManager.default.fileExists(atPath: path("new.sqlite.seeding")))
+
+        let store = try UserStore(path: path("open.sqlite"))
+        await #expect(throws: DatabaseError.self) { try await store.bulkInsert(users) }
+        #expect(try await store.list(UserQuery()).total == 0)
+        #expect(try rows("SELECT * FROM users_short_count WHERE n > 0", in: store.pool).isEmpty)
+        try store.pool.close()
+    }
+
+    @Test("a server started with --seed on a missing file creates it seeded; started again, it keeps it")
+    func serverSeedsNewFile() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let logs = LogRecorder()
+        let configuration = ServerConfiguration(databasePath: path("server.sqlite"), token: "t", seedCount: 300)
+        let server = try await UserAPIServer.start(configuration, logger: logs.logger(level: .notice))
+        let users = RemoteUserRepository(client: APIClient(
+            baseURL: server.url, token: "t", transport: TestTransport.shared, retryPolicy: .never, logger: quietLogger))
+        #expect(try await users.list(UserQuery()).total == 300)
+        _ = try await users.create(UserDraft(name: "Kept", email: "kept@example.com"))
+        await server.shutdown()
+        #expect(logs.text.contains("seeded demo users"))
+
+        let again = try await UserAPIServer.start(configuration)
+        let reopened = RemoteUserRepository(client: APIClient(
+            baseURL: again.url, token: "t", transport: TestTransport.shared, retryPolicy: .never, logger: quietLogger))
+        #expect(try await reopened.list(UserQuery()).total == 301)
+        await again.shutdown()
+    }
+}
