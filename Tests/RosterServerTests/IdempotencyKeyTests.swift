@@ -170,7 +170,7 @@ struct IdempotencyKeyTests {
         let draft = UserDraft(name: "Ada", email: "ada@example.com")
         let request = IdempotentRequest(key: "key-1", body: Data(Self.ada.utf8))
         let before = try await store.generation()
-        guard case .created(let user) = try await store.create(draft, at: now, idempotency: request) else {
+        guard case .created(let user, _) = try await store.create(draft, at: now, idempotency: request) else {
             Issue.record("the first use of a key must create")
             return
         }
@@ -180,7 +180,7 @@ struct IdempotencyKeyTests {
             Issue.record("the second use of a key must replay")
             return
         }
-        #expect(answer.userID == user.id)
+        #expect(answer.resourceID == user.id)
         #expect(answer.response == UserJSON.envelope(user))
         #expect(try await store.firstAnswer(to: request, at: now) == answer)
         let other = IdempotentRequest(key: "key-1", body: Data("{}".utf8))

@@ -17,14 +17,14 @@ struct SeededFileTests {
         try pool.read { db in try Row.fetchAll(db, sql: sql) }
     }
 
-    @Test("the same users, counts, search index and schema as seeding an open database")
-    func sameAsSeedingInPlace() async throws {
+    @Test("the same users, counts, search index and schema as inserting them one by one through the triggers")
+    func sameAsRowByRow() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let users = DemoData.users(count: 9000)
         #expect(try SeededFile.create(path: path("new/seeded.sqlite"), users: users))
         let seeded = try UserStore(path: path("new/seeded.sqlite"))
         let inPlace = try UserStore(path: path("in-place.sqlite"))
-        try await inPlace.bulkInsert(users)
+        try await inPlace.insertAll(users)
 
         for sql in ["SELECT type, name, sql FROM sqlite_master ORDER BY type, name",
                     "SELECT seq, id, name, email, role, status, created_at, updated_at, name_key, email_key, json FROM users ORDER BY seq",
@@ -58,6 +58,28 @@ struct SeededFileTests {
         #expect(!FileManager.default.fileExists(atPath: path("db.sqlite.seeding")))
         let store = try UserStore(path: path("db.sqlite"))
         #expect(try await store.list(UserQuery()).total == 10)
+        try store.pool.close()
+    }
+
+    @Test("two builds of one new path at once: one makes the file, the other finds it made")
+    func twoAtOnce() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let target = path("shared.sqlite")
+        let results = await withTaskGroup(of: Result<Bool, any Error>.self) { group in
+            for count in [3000, 4000] {
+                group.addTask {
+                    await Task.detached { Result { try SeededFile.create(path: target, users: DemoData.users(count: count)) } }.value
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let created = try results.map { try $0.get() }
+        #expect(created.sorted { !$0 && $1 } == [false, true])
+        let store = try UserStore(path: target)
+        #expect([3000, 4000].contains(try await store.list(UserQuery()).total))
+        let integrity: String? = try rows("PRAGMA integrity_check", in: store.pool).first?[0]
+        #expect(integrity == "ok")
+        #expect(!FileManager.default.fileExists(atPath: target + ".seeding"))
         try store.pool.close()
     }
 

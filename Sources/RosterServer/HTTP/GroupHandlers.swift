@@ -14,10 +14,29 @@ struct GroupHandlers: Sendable {
         return JSONResponse.make(APIResponse.success(try await store.groups(query)))
     }
 
+    /// Honours `Idempotency-Key` as a user create does: a retry whose first attempt committed
+    /// gets the first answer again, not a 409 for the name its own first attempt took.
     func create(_ request: Request, context: some RequestContext) async throws -> Response {
-        let draft = try GroupBodyDecoding.draft(try await JSONBody.read(request))
-        let group = try await mapped { try await store.createGroup(draft, at: now()) }
-        return JSONResponse.make(APIResponse.success(group), status: .created, headers: [.location: Self.location(of: group.id)])
+        let key = try IdempotencyKeyHeader.parse(request.headers)
+        let body = try await JSONBody.read(request)
+        guard let key else {
+            let draft = try GroupBodyDecoding.draft(body)
+            let group = try await mapped { try await store.createGroup(draft, at: now()) }
+            return JSONResponse.make(APIResponse.success(group), status: .created, headers: [.location: Self.location(of: group.id)])
+        }
+        let keyed = IdempotentRequest.groupCreate(key: key, body: Data(body.readableBytesView))
+        if let first = try await mapped({ try await store.firstAnswer(to: keyed, at: now()) }) {
+            return Self.created(envelope: first.response, groupID: first.resourceID)
+        }
+        let draft = try GroupBodyDecoding.draft(body)
+        // The answer recorded for the key, so the first 201 and its replays are the same bytes.
+        let answer = try await mapped({ try await store.createGroup(draft, at: now(), idempotency: keyed) }).answer
+        return Self.created(envelope: answer.response, groupID: answer.resourceID)
+    }
+
+    /// A keyed 201: the envelope recorded for the key, and `Location`.
+    private static func created(envelope: [UInt8], groupID: String) -> Response {
+        JSONResponse.raw(envelope, status: .created, headers: [.location: location(of: groupID)])
     }
 
     func get(_ request: Request, context: some RequestContext) async throws -> Response {
@@ -93,6 +112,8 @@ struct GroupHandlers: Sendable {
             throw APIProblem.groupNameTaken
         } catch StoreError.unknownUsers(let fields) {
             throw APIProblem.unknownUsers(fields)
+        } catch StoreError.idempotencyKeyReused {
+            throw APIProblem.idempotencyKeyReused
         }
     }
 }

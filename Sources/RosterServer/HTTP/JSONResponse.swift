@@ -12,12 +12,19 @@ enum JSONResponse {
         do {
             data = try WireFormat.makeEncoder().encode(envelope)
         } catch {
-            // Our own models always encode; this is a last resort that still keeps the envelope.
-            data = Data(#"{"success":false,"data":null,"error":{"code":"internal_error","message":"The answer could not be encoded."}}"#.utf8)
-            return raw(data, status: .internalServerError)
+            return raw(Self.notEncoded, status: .internalServerError)
         }
         return raw(data, status: status, headers: headers)
     }
+
+    /// The bytes `make` sends for `envelope`, for a store to record as a create's first answer.
+    static func bytes<Payload: Encodable & Sendable>(of envelope: APIResponse<Payload>) -> [UInt8] {
+        (try? Array(WireFormat.makeEncoder().encode(envelope))) ?? Array(notEncoded)
+    }
+
+    // Our own models always encode; this is a last resort that still keeps the envelope.
+    private static let notEncoded = Data(
+        #"{"success":false,"data":null,"error":{"code":"internal_error","message":"The answer could not be encoded."}}"#.utf8)
 
     /// A JSON body sent as it is.
     static func raw(_ data: some Sequence<UInt8>, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {

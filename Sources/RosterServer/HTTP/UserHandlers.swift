@@ -40,15 +40,13 @@ struct UserHandlers: Sendable {
             return Self.created(envelope: UserJSON.envelope(user), userID: user.id)
         }
         // A retry whose first attempt committed is answered before its body is even decoded.
-        let keyed = IdempotentRequest(key: key, body: Data(body.readableBytesView))
+        let keyed = IdempotentRequest.userCreate(key: key, body: Data(body.readableBytesView))
         if let first = try await mapped({ try await store.firstAnswer(to: keyed, at: now()) }) {
-            return Self.created(envelope: first.response, userID: first.userID)
+            return Self.created(envelope: first.response, userID: first.resourceID)
         }
         let draft = try DraftDecoding.decode(body)
-        switch try await mapped({ try await store.create(draft, at: now(), idempotency: keyed) }) {
-        case .created(let user): return Self.created(envelope: UserJSON.envelope(user), userID: user.id)
-        case .replayed(let first): return Self.created(envelope: first.response, userID: first.userID)
-        }
+        let answer = try await mapped({ try await store.create(draft, at: now(), idempotency: keyed) }).answer
+        return Self.created(envelope: answer.response, userID: answer.resourceID)
     }
 
     func update(_ request: Request, context: some RequestContext) async throws -> Response {

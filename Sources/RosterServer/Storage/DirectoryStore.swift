@@ -18,7 +18,7 @@ protocol DirectoryStore: Sendable {
     /// used with the same body within its lifetime, otherwise a new user whose key record is
     /// written in the same transaction. Of creates racing with one key, in any process, exactly
     /// one inserts. `idempotencyKeyReused` when the key came with another body.
-    func create(_ draft: UserDraft, at now: Date, idempotency request: IdempotentRequest) async throws -> CreateResult
+    func create(_ draft: UserDraft, at now: Date, idempotency request: IdempotentRequest) async throws -> CreateResult<User>
     /// The first answer to a live key, or nil when the key is new or expired.
     func firstAnswer(to request: IdempotentRequest, at now: Date) async throws -> IdempotentAnswer?
     func update(id: String, with draft: UserDraft, at now: Date) async throws -> User
@@ -34,6 +34,8 @@ protocol DirectoryStore: Sendable {
     func groups(_ query: GroupQuery) async throws -> Page<Group>
     func group(id: String) async throws -> Group
     func createGroup(_ draft: GroupDraft, at now: Date) async throws -> Group
+    /// A group create sent with an `Idempotency-Key`, as `create(_:at:idempotency:)` for users.
+    func createGroup(_ draft: GroupDraft, at now: Date, idempotency request: IdempotentRequest) async throws -> CreateResult<Group>
     func renameGroup(id: String, to draft: GroupDraft, at now: Date) async throws -> Group
     func deleteGroup(id: String) async throws -> Group
     func setMembership(of userID: String, in groupID: String, isMember: Bool, at now: Date) async throws -> Group

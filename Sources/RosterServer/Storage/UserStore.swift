@@ -118,18 +118,13 @@ final class UserStore: Sendable {
     /// is written in the same transaction. Writes are serialized, so of creates racing with one
     /// key exactly one inserts and the others, once it commits, replay its answer.
     /// - Throws: `StoreError.idempotencyKeyReused` when the key came with another body.
-    func create(_ draft: UserDraft, at now: Date, idempotency request: IdempotentRequest) async throws -> CreateResult {
+    func create(_ draft: UserDraft, at now: Date, idempotency request: IdempotentRequest) async throws -> CreateResult<User> {
         let milliseconds = Milliseconds.of(now)
         return try await write { db in
-            try IdempotencyRecord.purgeExpired(atMilliseconds: milliseconds, in: db)
-            if let first = try IdempotencyRecord.answer(to: request, atMilliseconds: milliseconds, in: db) {
-                return .replayed(first)
+            try IdempotencyRecord.create(request, atMilliseconds: milliseconds, in: db) {
+                let user = try Self.insertUser(draft, atMilliseconds: milliseconds, in: db)
+                return (user, IdempotentAnswer(resourceID: user.id, response: UserJSON.envelope(user)))
             }
-            let user = try Self.insertUser(draft, atMilliseconds: milliseconds, in: db)
-            try IdempotencyRecord.insert(
-                request, answer: IdempotentAnswer(userID: user.id, response: UserJSON.envelope(user)),
-                atMilliseconds: milliseconds, in: db)
-            return .created(user)
         }
     }
 
@@ -264,9 +259,16 @@ final class UserStore: Sendable {
 }
 
 /// What a create with an idempotency key did.
-enum CreateResult: Sendable {
-    /// A new user, and its key recorded.
-    case created(User)
+enum CreateResult<Resource: Sendable>: Sendable {
+    /// A new user or group, and the answer recorded for its key.
+    case created(Resource, IdempotentAnswer)
     /// The key's first answer, again; nothing was written.
     case replayed(IdempotentAnswer)
+
+    /// The answer to send: the one recorded for the key (a new create's, or the first's).
+    var answer: IdempotentAnswer {
+        switch self {
+        case .created(_, let answer), .replayed(let answer): answer
+        }
+    }
 }

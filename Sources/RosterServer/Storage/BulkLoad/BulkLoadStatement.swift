@@ -3,6 +3,8 @@ import GRDBSQLite
 
 /// `UserRow.insertSQL`, stepped through SQLite's own API: each text is bound where it lies in
 /// its chunk's buffer (`SQLITE_STATIC`, no copy), with none of `StatementArguments`' boxing.
+/// GRDB does not see these steps, so no transaction observer would hear of the rows (the
+/// store registers none).
 struct BulkLoadStatement {
     private let statement: Statement
     private let connection: SQLiteConnection
@@ -10,6 +12,10 @@ struct BulkLoadStatement {
     init(_ db: Database) throws {
         statement = try db.makeStatement(sql: UserRow.insertSQL)
         connection = db.sqliteConnection!
+        // The parameters' places below are `UserRow.insertSQL`'s; a changed statement must fail here.
+        guard sqlite3_bind_parameter_count(statement.sqliteStatement) == 10 else {
+            throw DatabaseError(resultCode: .SQLITE_RANGE, message: "UserRow.insertSQL no longer has 10 parameters", sql: statement.sql)
+        }
     }
 
     /// Inserts every row of `rows`.
@@ -23,18 +29,22 @@ struct BulkLoadStatement {
                     let range = rows.range(of: column, inRow: row)
                     // An empty text still needs a non-null pointer, or SQLite binds NULL.
                     let start = UnsafeRawPointer(bytes.baseAddress! + range.lowerBound)
-                    sqlite3_bind_text(handle, Self.parameter(of: column), start, Int32(range.count), nil)
+                    try check(sqlite3_bind_text(handle, Self.parameter(of: column), start, Int32(range.count), nil), SQLITE_OK)
                 }
-                sqlite3_bind_int64(handle, Self.createdAtParameter, rows.times[row].created)
-                sqlite3_bind_int64(handle, Self.updatedAtParameter, rows.times[row].updated)
+                try check(sqlite3_bind_int64(handle, Self.createdAtParameter, rows.times[row].created), SQLITE_OK)
+                try check(sqlite3_bind_int64(handle, Self.updatedAtParameter, rows.times[row].updated), SQLITE_OK)
                 let code = sqlite3_step(handle)
-                sqlite3_reset(handle)
-                guard code == SQLITE_DONE else {
-                    throw DatabaseError(
-                        resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)),
-                        sql: statement.sql)
-                }
+                defer { sqlite3_reset(handle) }
+                try check(code, SQLITE_DONE)
             }
+        }
+    }
+
+    /// Throws SQLite's error (read before the statement is reset) unless `code` is `expected`.
+    private func check(_ code: Int32, _ expected: Int32) throws {
+        guard code == expected else {
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)), sql: statement.sql)
         }
     }
 
