@@ -19,7 +19,7 @@ struct BulkLoadTests {
     func sameAsRowByRow() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-bulk-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        // More than two of the load's chunks (`BulkLoad.chunkSize`), each prepared on another thread.
+        // More than two of the load's chunks (`BulkLoadChunking.chunkSize`), each prepared on another thread.
         let users = DemoData.users(count: 9000)
         let bulk = try UserStore(path: directory.appendingPathComponent("bulk.sqlite").path)
         let rowByRow = try UserStore(path: directory.appendingPathComponent("rows.sqlite").path)

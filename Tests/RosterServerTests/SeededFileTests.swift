@@ -86,8 +86,8 @@ struct SeededFileTests {
     @Test("a load with a taken email fails whole: the open database keeps none of it, no file is made")
     func takenEmailFailsWhole() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        var users = DemoData.users(count: BulkLoad.chunkSize + 10)
-        users[BulkLoad.chunkSize + 5].email = users[3].email
+        var users = DemoData.users(count: BulkLoadChunking.chunkSize + 10)
+        users[BulkLoadChunking.chunkSize + 5].email = users[3].email
         #expect(throws: DatabaseError.self) { try SeededFile.create(path: path("new.sqlite"), users: users) }
         #expect(!FileManager.default.fileExists(atPath: path("new.sqlite")))
         #expect(!FileManager.default.fileExists(atPath: path("new.sqlite.seeding")))

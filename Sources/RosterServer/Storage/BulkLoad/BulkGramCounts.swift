@@ -11,7 +11,10 @@ final class BulkGramCounts: Sendable {
         counts.withLock { $0.add(chunk) }
     }
 
+    /// Every chunk's counts added so far.
+    var total: ShortGramCounts { counts.withLock { $0 } }
+
     func add(to db: Database) throws {
-        try counts.withLock { try $0.add(to: db) }
+        try total.add(to: db)
     }
 }

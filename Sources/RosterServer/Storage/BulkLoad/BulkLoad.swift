@@ -17,11 +17,6 @@ enum BulkLoad {
     /// The insert triggers whose work is redone in bulk afterwards.
     private static let deferredTriggers = ["users_search_insert", "users_count_insert", "users_short_insert"]
 
-    /// Users prepared per hand-over between the threads.
-    static let chunkSize = 4096
-    /// Chunks being made ready at once: one per core, and at least two.
-    static let chunksAhead = max(2, ProcessInfo.processInfo.activeProcessorCount)
-
     /// FTS5's term buffer during the trigram rebuild: 256 MiB (only what is used is allocated).
     private static let rebuildHashSize = 256 << 20
     /// FTS5's own default (FTS5_DEFAULT_HASHSIZE).
@@ -46,21 +41,8 @@ enum BulkLoad {
         defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
 
         let statement = try BulkLoadStatement(db)
-        let shortCounts = BulkGramCounts()
-        // Making a chunk ready (keys, JSON, gram counts) takes longer than inserting it, so
-        // several are made at once on other threads while the oldest is inserted here.
-        var pending: [BulkLoadChunk] = []
-        var next = users.startIndex
-        func startChunk() {
-            guard next < users.endIndex else { return }
-            let end = min(users.endIndex, next + Self.chunkSize)
-            pending.append(BulkLoadChunk.start(users[next..<end], counting: shortCounts))
-            next = end
-        }
-        for _ in 0..<Self.chunksAhead { startChunk() }
-        while !pending.isEmpty {
-            let rows = pending.removeFirst().take()
-            startChunk()
+        var chunks = BulkLoadPipeline(users, make: BulkLoadRows.make)
+        while let rows = chunks.take() {
             try statement.insert(rows)
         }
 
@@ -76,6 +58,6 @@ enum BulkLoad {
         try db.execute(sql: "INSERT INTO users_search(users_search) VALUES ('rebuild')")
         try db.execute(sql: "INSERT INTO users_search(users_search, rank) VALUES ('hashsize', \(Self.defaultHashSize))")
         try db.execute(sql: "DELETE FROM users_search_config WHERE k = 'hashsize'")
-        try shortCounts.add(to: db)
+        try chunks.counts.add(to: db)
     }
 }

@@ -1,74 +1,88 @@
 import Dispatch
+import Foundation
 import RosterKit
 import Synchronization
 
-/// A chunk of a bulk load's rows, ready to bind: every text column of every row back to back in
-/// one buffer, so the inserting thread only points SQLite at bytes (`BulkLoadStatement`).
-///
-/// Binding through `StatementArguments` made the inserts 7.5 s of a million-user seed, against
-/// 3 s for SQLite itself inserting the same rows (`INSERT … SELECT` in the sqlite3 shell).
-struct BulkLoadRows: Sendable {
-    /// The text columns, in `UserRow.insertSQL`'s order of parameters.
-    enum TextColumn: Int, CaseIterable {
-        case id, name, email, role, status, nameKey, emailKey, json
-    }
+/// One chunk of users being made ready on a global queue (folded keys, JSON, per-gram counts,
+/// in whatever form the backend's load takes: `BulkLoadRows` for SQLite, COPY text for
+/// PostgreSQL) while the chunks before it are loaded.
+final class BulkLoadChunk<Rows: Sendable>: Sendable {
+    private let done = DispatchGroup()
+    private let rows = Mutex<Rows?>(nil)
 
-    private(set) var bytes: [UInt8] = []
-    /// Where each row's texts end in `bytes`: `TextColumn.allCases.count` per row.
-    private(set) var ends: [Int] = []
-    /// Each row's creation and update times, in milliseconds.
-    private(set) var times: [(created: Int64, updated: Int64)] = []
-
-    var count: Int { times.count }
-
-    init(capacity: Int) {
-        bytes.reserveCapacity(capacity * 320)
-        ends.reserveCapacity(capacity * TextColumn.allCases.count)
-        times.reserveCapacity(capacity)
-    }
-
-    mutating func append(_ user: User, nameKey: String, emailKey: String, json: String) {
-        for text in [user.id, user.name, user.email, user.role.rawValue, user.status.rawValue, nameKey, emailKey, json] {
-            bytes.append(contentsOf: text.utf8)
-            ends.append(bytes.count)
+    /// Starts making `users` ready with `make`, and adds their grams to `counts`.
+    init(_ users: ArraySlice<User>, counting counts: BulkGramCounts,
+         make: @escaping @Sendable (ArraySlice<User>, inout ShortGramCounts) -> Rows) {
+        done.enter()
+        DispatchQueue.global().async { [self] in
+            var chunkCounts = ShortGramCounts()
+            let made = make(users, &chunkCounts)
+            counts.add(chunkCounts)
+            rows.withLock { $0 = made }
+            done.leave()
         }
-        times.append((Milliseconds.of(user.createdAt), Milliseconds.of(user.updatedAt)))
     }
 
-    /// The range of `bytes` holding `column` of row `row`.
-    func range(of column: TextColumn, inRow row: Int) -> Range<Int> {
-        let field = row * TextColumn.allCases.count + column.rawValue
-        return (field == 0 ? 0 : ends[field - 1])..<ends[field]
+    /// Waits for the rows, blocking the thread: for SQLite's load, which runs on a thread of its own.
+    func take() -> Rows {
+        done.wait()
+        return rows.withLock { $0! }
+    }
+
+    /// Waits for the rows without blocking a thread: for PostgreSQL's load, on the cooperative pool.
+    func value() async -> Rows {
+        await withCheckedContinuation { continuation in
+            done.notify(queue: .global()) { continuation.resume(returning: self.rows.withLock { $0! }) }
+        }
     }
 }
 
-/// One chunk of users being made ready on a global queue while the chunks before it are
-/// inserted; `take()` waits for it.
-final class BulkLoadChunk: Sendable {
-    private let done = DispatchGroup()
-    private let rows = Mutex(BulkLoadRows(capacity: 0))
+/// A bulk load's users in chunks, made ready on other threads, `chunksAhead` at a time, and
+/// handed over in order. Making a chunk ready takes longer than loading it, so several are
+/// made at once while the oldest is loaded.
+struct BulkLoadPipeline<Rows: Sendable> {
+    /// Every chunk's gram counts, added up as the chunks are made.
+    let counts = BulkGramCounts()
+    private let users: [User]
+    private let make: @Sendable (ArraySlice<User>, inout ShortGramCounts) -> Rows
+    private var pending: [BulkLoadChunk<Rows>] = []
+    private var next: Int
 
-    /// Starts making `users` ready, and adds their grams to `counts`.
-    static func start(_ users: ArraySlice<User>, counting counts: BulkGramCounts) -> BulkLoadChunk {
-        let chunk = BulkLoadChunk()
-        chunk.done.enter()
-        DispatchQueue.global().async {
-            var rows = BulkLoadRows(capacity: users.count)
-            var chunkCounts = ShortGramCounts()
-            for user in users {
-                let nameKey = SortKey.of(user.name), emailKey = SortKey.of(user.email)
-                rows.append(user, nameKey: nameKey, emailKey: emailKey, json: UserJSON.objectText(user))
-                chunkCounts.add(role: user.role.rawValue, status: user.status.rawValue, keys: [nameKey, emailKey])
-            }
-            counts.add(chunkCounts)
-            chunk.rows.withLock { $0 = rows }
-            chunk.done.leave()
-        }
-        return chunk
+    init(_ users: [User], make: @escaping @Sendable (ArraySlice<User>, inout ShortGramCounts) -> Rows) {
+        self.users = users
+        self.make = make
+        next = users.startIndex
+        for _ in 0..<BulkLoadChunking.chunksAhead { startChunk() }
     }
 
-    func take() -> BulkLoadRows {
-        done.wait()
-        return rows.withLock { $0 }
+    /// The next chunk's rows (waiting for them on this thread), or nil after the last.
+    mutating func take() -> Rows? {
+        guard !pending.isEmpty else { return nil }
+        let chunk = pending.removeFirst()
+        startChunk()
+        return chunk.take()
     }
+
+    /// The next chunk's rows, or nil after the last.
+    mutating func value() async -> Rows? {
+        guard !pending.isEmpty else { return nil }
+        let chunk = pending.removeFirst()
+        startChunk()
+        return await chunk.value()
+    }
+
+    private mutating func startChunk() {
+        guard next < users.endIndex else { return }
+        let end = min(users.endIndex, next + BulkLoadChunking.chunkSize)
+        pending.append(BulkLoadChunk(users[next..<end], counting: counts, make: make))
+        next = end
+    }
+}
+
+/// How a bulk load cuts its users.
+enum BulkLoadChunking {
+    /// Users per chunk.
+    static let chunkSize = 4096
+    /// Chunks being made ready at once: one per core, and at least two.
+    static let chunksAhead = max(2, ProcessInfo.processInfo.activeProcessorCount)
 }

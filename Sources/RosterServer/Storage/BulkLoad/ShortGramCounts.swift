@@ -1,6 +1,6 @@
 import GRDB
 
-/// `users_short_count`'s and `users_count`'s rows for a bulk load, counted in memory: a million
+/// `users_short_count`'s and `users_count`'s rows for a bulk load (SQLite's or PostgreSQL's), counted in memory: a million
 /// users have some 90 million (user, gram) pairs, far too many to group in SQL within the
 /// seeding budget, and grouping the users by (role, status) in SQL reads every row again.
 ///
@@ -97,29 +97,35 @@ struct ShortGramCounts {
         return ShortGrams.pair(ShortGrams.Code((slot - 128) / 128), ShortGrams.Code((slot - 128) % 128))
     }
 
-    /// Adds the counts to the tables' (the load's users are new, so their counts add up).
+    /// Users per (role, status).
+    func forEachGroup(_ body: (_ role: String, _ status: String, _ users: Int) throws -> Void) rethrows {
+        for (group, count) in zip(groups, users) { try body(group.role, group.status, count) }
+    }
+
+    /// Users per (gram, role, status), for every gram some user has.
+    func forEachGram(_ body: (_ gram: String, _ role: String, _ status: String, _ users: Int) throws -> Void) rethrows {
+        for group in groups.indices {
+            for slot in 0..<Self.asciiSlots where asciiCounts[group * Self.asciiSlots + slot] > 0 {
+                try body(ShortGrams.text(of: Self.code(ofASCIISlot: slot)), groups[group].role, groups[group].status,
+                         asciiCounts[group * Self.asciiSlots + slot])
+            }
+        }
+        for (key, count) in otherCounts {
+            try body(ShortGrams.text(of: key.code), groups[key.group].role, groups[key.group].status, count)
+        }
+    }
+
+    /// Adds the counts to SQLite's tables (the load's users are new, so their counts add up).
     func add(to db: Database) throws {
         let users = try db.makeStatement(sql: """
             INSERT INTO users_count(role, status, n) VALUES (?, ?, ?)
                 ON CONFLICT(role, status) DO UPDATE SET n = n + excluded.n
             """)
-        for (group, count) in zip(groups, self.users) {
-            try users.execute(arguments: [group.role, group.status, count])
-        }
-        let statement = try db.makeStatement(sql: """
+        try forEachGroup { role, status, count in try users.execute(arguments: [role, status, count]) }
+        let grams = try db.makeStatement(sql: """
             INSERT INTO users_short_count(gram, role, status, n) VALUES (?, ?, ?, ?)
                 ON CONFLICT(gram, role, status) DO UPDATE SET n = n + excluded.n
             """)
-        func insert(_ code: ShortGrams.Code, group: Int, count: Int) throws {
-            try statement.execute(arguments: [ShortGrams.text(of: code), groups[group].role, groups[group].status, count])
-        }
-        for group in groups.indices {
-            for slot in 0..<Self.asciiSlots where asciiCounts[group * Self.asciiSlots + slot] > 0 {
-                try insert(Self.code(ofASCIISlot: slot), group: group, count: asciiCounts[group * Self.asciiSlots + slot])
-            }
-        }
-        for (key, count) in otherCounts {
-            try insert(key.code, group: key.group, count: count)
-        }
+        try forEachGram { gram, role, status, count in try grams.execute(arguments: [gram, role, status, count]) }
     }
 }

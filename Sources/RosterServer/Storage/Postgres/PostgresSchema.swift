@@ -237,7 +237,7 @@ enum PostgresSchema {
     ]
 
     /// The short-search counts' insert trigger, off while `--seed` copies rows in and counts
-    /// them itself (`PostgresShortGramCounts`).
+    /// them itself (`ShortGramCounts.addGrams`).
     static let shortCountInsertTrigger = "users_short_insert"
 
     // The totals of searches too short for trigrams (one or two characters), as SQLite's v5:

@@ -6,9 +6,6 @@ import RosterKit
 /// dropped before and built once after (a million rows: seconds, where row-by-row index
 /// upkeep, the trigram index above all, takes minutes).
 extension PostgresUserStore {
-    /// Rows per COPY data message: big enough that the round trips do not count.
-    static let copyChunkBytes = 1 << 20
-
     /// COPY with the indexes rebuilt after is already the bulk path on PostgreSQL.
     func bulkInsert(_ users: [User]) async throws { try await insertAll(users) }
 
@@ -23,32 +20,22 @@ extension PostgresUserStore {
             try await connection.query(
                 PostgresQuery(unsafeSQL: "ALTER TABLE users DISABLE TRIGGER \(PostgresSchema.shortCountInsertTrigger)"),
                 logger: self.logger)
-            var shortCounts = PostgresShortGramCounts()
+            // Each chunk's COPY text and gram counts are made on other threads while the one
+            // before it is sent (making them is most of the seed's time on this side).
+            var chunks = BulkLoadPipeline(users, make: PostgresCopyText.rows)
             try await connection.copyFrom(
                 table: "users",
                 columns: ["id", "name", "email", "role", "status", "created_at", "updated_at", "name_key", "email_key", "json"],
                 logger: self.logger
             ) { writer in
-                var chunk = ByteBuffer()
-                chunk.reserveCapacity(Self.copyChunkBytes + 4096)
-                for user in users {
-                    shortCounts.add(user)
-                    PostgresCopyText.appendRow([
-                        user.id, user.name, user.email, user.role.rawValue, user.status.rawValue,
-                        String(Milliseconds.of(user.createdAt)), String(Milliseconds.of(user.updatedAt)),
-                        SortKey.of(user.name), SortKey.of(user.email), UserJSON.objectText(user),
-                    ], to: &chunk)
-                    if chunk.readableBytes >= Self.copyChunkBytes {
-                        try await writer.write(chunk)
-                        chunk.clear()
-                    }
+                while let rows = await chunks.value() {
+                    try await writer.write(rows)
                 }
-                if chunk.readableBytes > 0 { try await writer.write(chunk) }
             }
             try await connection.query(
                 PostgresQuery(unsafeSQL: "ALTER TABLE users ENABLE TRIGGER \(PostgresSchema.shortCountInsertTrigger)"),
                 logger: self.logger)
-            try await shortCounts.write(on: connection, logger: self.logger)
+            try await chunks.counts.total.addGrams(on: connection, logger: self.logger)
             for index in PostgresSchema.userIndexes {
                 try await connection.query(PostgresQuery(unsafeSQL: "CREATE \(index.definition)"), logger: self.logger)
             }
@@ -63,6 +50,22 @@ extension PostgresUserStore {
 /// COPY's text format: columns split by tabs, rows by newlines; a backslash, tab, newline or
 /// carriage return inside a value is written as its backslash escape.
 enum PostgresCopyText {
+    /// `users` as COPY rows of the seed's columns, their grams added to `counts` (a
+    /// `BulkLoadPipeline`'s `make`).
+    static func rows(_ users: ArraySlice<User>, counting counts: inout ShortGramCounts) -> ByteBuffer {
+        var buffer = ByteBufferAllocator().buffer(capacity: users.count * 400)
+        for user in users {
+            let nameKey = SortKey.of(user.name), emailKey = SortKey.of(user.email)
+            counts.add(role: user.role.rawValue, status: user.status.rawValue, keys: [nameKey, emailKey])
+            appendRow([
+                user.id, user.name, user.email, user.role.rawValue, user.status.rawValue,
+                String(Milliseconds.of(user.createdAt)), String(Milliseconds.of(user.updatedAt)),
+                nameKey, emailKey, UserJSON.objectText(user),
+            ], to: &buffer)
+        }
+        return buffer
+    }
+
     static func appendRow(_ values: [String], to buffer: inout ByteBuffer) {
         for (index, value) in values.enumerated() {
             if index > 0 { buffer.writeInteger(UInt8(ascii: "\t")) }
