@@ -24,25 +24,27 @@ extension UserStore {
 
     func createGroup(_ draft: GroupDraft, at now: Date) async throws -> Group {
         let milliseconds = Milliseconds.of(now)
-        return try await write { db in try Self.insertGroup(draft, atMilliseconds: milliseconds, in: db) }
+        return try await write { db in try Self.insertGroup(named: draft.name, atMilliseconds: milliseconds, in: db) }
     }
 
     func createGroup(_ draft: GroupDraft, at now: Date, idempotency request: IdempotentRequest) async throws -> CreateResult<Group> {
         let milliseconds = Milliseconds.of(now)
         return try await write { db in
             try IdempotencyRecord.create(request, atMilliseconds: milliseconds, in: db) {
-                let group = try Self.insertGroup(draft, atMilliseconds: milliseconds, in: db)
+                let group = try Self.insertGroup(named: draft.name, atMilliseconds: milliseconds, in: db)
                 return (group, IdempotentAnswer(resourceID: group.id, response: JSONResponse.bytes(of: APIResponse.success(group))))
             }
         }
     }
 
-    private static func insertGroup(_ draft: GroupDraft, atMilliseconds milliseconds: Int64, in db: Database) throws -> Group {
+    /// A new group with no members, in the caller's transaction (a Roster API or SCIM create).
+    /// - Throws: `StoreError.groupNameTaken`.
+    static func insertGroup(named name: String, atMilliseconds milliseconds: Int64, in db: Database) throws -> Group {
         // Group ids have the user ids' form; a collision needs two creates in one millisecond
         // drawing the same 40 random bits, and then the draw is repeated.
         while true {
             let group = Group(
-                id: UserID.make(milliseconds: milliseconds), name: draft.name, memberCount: 0,
+                id: UserID.make(milliseconds: milliseconds), name: name, memberCount: 0,
                 createdAt: Milliseconds.date(milliseconds), updatedAt: Milliseconds.date(milliseconds))
             do {
                 try GroupRow.insert(group, in: db)

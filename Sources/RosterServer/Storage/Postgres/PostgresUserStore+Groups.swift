@@ -44,24 +44,25 @@ extension PostgresUserStore {
 
     func createGroup(_ draft: GroupDraft, at now: Date) async throws -> Group {
         let milliseconds = Milliseconds.of(now)
-        return try await write { connection in try await self.insertGroup(draft, atMilliseconds: milliseconds, on: connection) }
+        return try await write { connection in try await self.insertGroup(named: draft.name, atMilliseconds: milliseconds, on: connection) }
     }
 
     func createGroup(_ draft: GroupDraft, at now: Date, idempotency request: IdempotentRequest) async throws -> CreateResult<Group> {
         let milliseconds = Milliseconds.of(now)
         return try await write { connection in
             try await self.keyedCreate(request, atMilliseconds: milliseconds, on: connection) {
-                let group = try await self.insertGroup(draft, atMilliseconds: milliseconds, on: connection)
+                let group = try await self.insertGroup(named: draft.name, atMilliseconds: milliseconds, on: connection)
                 return (group, IdempotentAnswer(resourceID: group.id, response: JSONResponse.bytes(of: APIResponse.success(group))))
             }
         }
     }
 
-    private func insertGroup(_ draft: GroupDraft, atMilliseconds milliseconds: Int64, on connection: PostgresConnection) async throws -> Group {
+    /// A new group with no members, in the caller's transaction (a Roster API or SCIM create).
+    func insertGroup(named name: String, atMilliseconds milliseconds: Int64, on connection: PostgresConnection) async throws -> Group {
         // Group ids have the user ids' form; a collision draws again.
         while true {
             let group = Group(
-                id: UserID.make(milliseconds: milliseconds), name: draft.name, memberCount: 0,
+                id: UserID.make(milliseconds: milliseconds), name: name, memberCount: 0,
                 createdAt: Milliseconds.date(milliseconds), updatedAt: Milliseconds.date(milliseconds))
             if try await PostgresGroupRows.insert(group, on: connection, logger: logger) { return group }
         }

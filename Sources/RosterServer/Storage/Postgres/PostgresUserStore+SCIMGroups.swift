@@ -29,13 +29,7 @@ extension PostgresUserStore {
         let milliseconds = Milliseconds.of(now)
         let document = PostgresSCIMDocument(write.document)
         return try await self.write { connection in
-            // Group ids have the user ids' form; a collision draws again.
-            var group: Group
-            repeat {
-                group = Group(
-                    id: UserID.make(milliseconds: milliseconds), name: write.name, memberCount: 0,
-                    createdAt: Milliseconds.date(milliseconds), updatedAt: Milliseconds.date(milliseconds))
-            } while !(try await PostgresGroupRows.insert(group, on: connection, logger: self.logger))
+            let group = try await self.insertGroup(named: write.name, atMilliseconds: milliseconds, on: connection)
             guard let (seq, _) = try await PostgresGroupRows.fetchWithSeq(id: group.id, on: connection, logger: self.logger) else {
                 throw StoreError.groupNotFound
             }

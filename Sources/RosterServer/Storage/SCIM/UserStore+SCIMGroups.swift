@@ -29,26 +29,13 @@ extension UserStore {
     func createSCIMGroup(_ write: SCIMGroupWrite, at now: Date) async throws -> SCIMGroupRecord {
         let milliseconds = Milliseconds.of(now)
         return try await self.write { db in
-            while true {
-                let group = Group(
-                    id: UserID.make(milliseconds: milliseconds), name: write.name, memberCount: 0,
-                    createdAt: Milliseconds.date(milliseconds), updatedAt: Milliseconds.date(milliseconds))
-                do {
-                    try GroupRow.insert(group, in: db)
-                } catch {
-                    switch GroupRow.uniqueViolation(error) {
-                    case .name: throw StoreError.groupNameTaken
-                    case .id: continue
-                    case nil: throw error
-                    }
-                }
-                guard let (seq, _) = try GroupRow.fetchWithSeq(id: group.id, in: db) else { throw StoreError.groupNotFound }
-                try db.cachedStatement(sql: "UPDATE groups SET scim = ? WHERE seq = ?")
-                    .execute(arguments: [SCIMDocumentColumn.text(write.document), seq])
-                try Self.setMembers(write.memberIDs, ofGroupSeq: seq, at: milliseconds, in: db)
-                guard let record = try SCIMGroupRecord.fetch(id: group.id, in: db) else { throw StoreError.groupNotFound }
-                return record
-            }
+            let group = try Self.insertGroup(named: write.name, atMilliseconds: milliseconds, in: db)
+            guard let (seq, _) = try GroupRow.fetchWithSeq(id: group.id, in: db) else { throw StoreError.groupNotFound }
+            try db.cachedStatement(sql: "UPDATE groups SET scim = ? WHERE seq = ?")
+                .execute(arguments: [SCIMDocumentColumn.text(write.document), seq])
+            try Self.setMembers(write.memberIDs, ofGroupSeq: seq, at: milliseconds, in: db)
+            guard let record = try SCIMGroupRecord.fetch(id: group.id, in: db) else { throw StoreError.groupNotFound }
+            return record
         }
     }
 
