@@ -3,6 +3,9 @@
 /// unassigned values last, ties (and no `sortBy`) by insertion order, so pages are stable.
 struct SCIMListPlan {
     var pageSQL: String
+    /// With no `sortBy`, the same page read by walking the table in `seq` order, in SQLite's
+    /// words (`NOT INDEXED`); nil with a `sortBy`. See `UserStore.walksTableInOrder`.
+    var tableOrderPageSQL: String?
     var countSQL: String
     /// The filter's arguments, then the page's limit and offset: `countSQL` takes only the first.
     var pageArguments: [SQLArgument]
@@ -38,6 +41,8 @@ struct SCIMListPlan {
         let limitPlaceholder = arguments.bind(.integer(Int64(limit)))
         let offsetPlaceholder = arguments.bind(.integer(Int64(offset)))
         pageSQL = "SELECT \(select) FROM \(table)\(whereClause) ORDER BY \(order) LIMIT \(limitPlaceholder) OFFSET \(offsetPlaceholder)"
+        tableOrderPageSQL = query.sort != nil ? nil
+            : "SELECT \(select) FROM \(table) NOT INDEXED\(whereClause) ORDER BY \(order) LIMIT \(limitPlaceholder) OFFSET \(offsetPlaceholder)"
         pageArguments = arguments.values
     }
 

@@ -12,10 +12,30 @@ extension UserStore {
             let total = try Int.fetchOne(
                 db.cachedStatement(sql: plan.countSQL), arguments: SQLiteSCIMDialect.statementArguments(plan.countArguments)) ?? 0
             guard plan.limit > 0, plan.offset < total else { return (total, []) }
+            var pageSQL = plan.pageSQL
+            if let tableOrder = plan.tableOrderPageSQL, query.filter != nil,
+               try Self.walksTableInOrder(matches: total, users: Self.userCount(in: db), through: plan.offset + plan.limit) {
+                pageSQL = tableOrder
+            }
             let rows = try Row.fetchAll(
-                db.cachedStatement(sql: plan.pageSQL), arguments: SQLiteSCIMDialect.statementArguments(plan.pageArguments))
+                db.cachedStatement(sql: pageSQL), arguments: SQLiteSCIMDialect.statementArguments(plan.pageArguments))
             return (total, try rows.map { try SCIMUserRecord(row: $0).withGroups(in: db) })
         }
+    }
+
+    /// Whether a filtered page in `seq` order is found sooner by walking the table in that
+    /// order than through the filter's index. SQLite's planner always takes the index, then
+    /// sorts every match: `userName sw "a" and active eq true` at a million users gathered
+    /// 94,242 matches to keep 50 (16 ms), where the table walk meets the 50 within some 530
+    /// rows (under 1 ms). The walk is expected to read `through × users / matches` rows, each
+    /// about three times an index entry's cost, against at least `matches` entries.
+    static func walksTableInOrder(matches: Int, users: Int, through: Int) -> Bool {
+        guard matches > 0 else { return false }
+        return Double(through) * Double(users) / Double(matches) * 3 < Double(matches)
+    }
+
+    private static func userCount(in db: Database) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT coalesce(sum(n), 0) FROM users_count")) ?? 0
     }
 
     func scimUser(id: String) async throws -> SCIMUserRecord {
