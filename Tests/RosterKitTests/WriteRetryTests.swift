@@ -58,6 +58,38 @@ struct WriteRetryTests {
         #expect(posts[0].body == posts[1].body)
     }
 
+    @Test func aGroupCreateWhoseAnswerWasLostIsSentAgainOnlyWhereTheServerReplaysGroupKeys() async throws {
+        let createdGroup = TransportResponse.text(envelope("""
+            {"id":"g1","name":"Ops","member_count":0,"created_at":"2026-01-01T00:00:00.000Z","updated_at":"2026-01-01T00:00:00.000Z"}
+            """), status: 201)
+        // A server that replays user keys but not yet group keys, then one that replays both.
+        for (features, resent) in [(#"["idempotency-key","groups"]"#, false), (#"["idempotency-key","groups","idempotency-key-groups"]"#, true)] {
+            let health = TransportResponse.text(envelope(#"{"status":"ok","features":\#(features)}"#))
+            let transport = RoutedTransport([.health: [.success(health)], .create: [.failure(.connectionLost), .success(createdGroup)]])
+            let groups = RemoteGroupRepository(client: makeClient(
+                transport, clock: ContinuousClock(), retry: RetryPolicy(baseDelay: .milliseconds(1), jitter: { $0 })))
+            var created: Group?
+            do { created = try await groups.create(GroupDraft(name: "Ops"), idempotencyKey: "group-key") } catch {}
+            #expect((created != nil) == resent, "\(features)")
+            let posts = transport.requests(.post)
+            #expect(posts.count == (resent ? 2 : 1), "\(features)")
+            #expect(posts.allSatisfy { $0.headers["Idempotency-Key"] == "group-key" })
+        }
+    }
+
+    @Test func aMembershipChangeCarriesNoKeyAndIsNotResentAfterALostAnswer() async throws {
+        let health = TransportResponse.text(envelope(#"{"status":"ok","features":["idempotency-key","groups","idempotency-key-groups"]}"#))
+        let transport = RoutedTransport([.health: [.success(health)], .create: [.failure(.connectionLost)]])
+        let client = makeClient(transport, clock: ContinuousClock(), retry: RetryPolicy(baseDelay: .milliseconds(1), jitter: { $0 }))
+        _ = await client.learnServerFeatures()
+        await #expect(throws: APIError.self) {
+            _ = try await RemoteGroupRepository(client: client).changeMembers(of: "g1", MembershipChange(add: ["u1"], remove: []))
+        }
+        let posts = transport.requests(.post)
+        #expect(posts.count == 1)
+        #expect(posts.first?.headers["Idempotency-Key"] == nil)
+    }
+
     @Test func aCreateTurnedAwayWith429WaitsForRetryAfterAndIsSentAgainEvenWithoutKeyReplay() async throws {
         let tooMany = TransportResponse.text(#"{"error":{"code":"rate_limited","message":"slow down"}}"#, status: 429, headers: ["Retry-After": "1"])
         let transport = RoutedTransport([.health: [.success(Self.plainHealth)],

@@ -45,16 +45,21 @@ struct GroupIdempotencyKeyTests {
             let otherBody = try await post(server, key: "group-key", body: #"{"name":"Editors"}"#)
             #expect(otherBody.status == 422)
             #expect(otherBody.errorEnvelope?.code == "idempotency_key_reused")
-            // A group's key sent to create a user, and a user's key sent to create a group.
-            let asUser = try await post(server, "/api/v1/users", key: "group-key", body: Self.admins)
+            // A group's key sent with a user's draft, and a user's key sent with a group's.
+            let grace = #"{"name":"Grace Hopper","email":"grace@example.com"}"#
+            let asUser = try await post(server, "/api/v1/users", key: "group-key", body: grace)
             #expect(asUser.status == 422)
             #expect(asUser.errorEnvelope?.code == "idempotency_key_reused")
             let ada = #"{"name":"Ada Lovelace","email":"ada@example.com"}"#
             #expect(try await post(server, "/api/v1/users", key: "user-key", body: ada).status == 201)
-            let asGroup = try await post(server, key: "user-key", body: ada)
+            let asGroup = try await post(server, key: "user-key", body: #"{"name":"Editors"}"#)
             #expect(asGroup.status == 422)
             #expect(asGroup.errorEnvelope?.code == "idempotency_key_reused")
+            // The very bytes sent to the other route are no draft there: refused as such.
+            #expect(try await post(server, "/api/v1/users", key: "group-key", body: Self.admins).errorEnvelope?.code == "validation_failed")
+            #expect(try await post(server, key: "user-key", body: ada).errorEnvelope?.code == "validation_failed")
             #expect(try await groupCount(server) == 1)
+            #expect(try await server.repository().list(UserQuery()).total == 1)
         }
     }
 

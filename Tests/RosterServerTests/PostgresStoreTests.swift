@@ -97,6 +97,49 @@ struct PostgresStoreTests {
         try result.get()
     }
 
+    @Test("A database made before migration 8 gains stored userName and active columns: its users filter as before, the total from the index alone")
+    func upgradeToStoredSCIMColumns() async throws {
+        let (url, name) = try await TestPostgres.shared.createDatabase(migrated: false)
+        let old = try await PostgresDatabase.open(url: url, logger: quietLogger, schemaVersion: 7)
+        let before = PostgresUserStore(database: old)
+        let ada = try await before.create(UserDraft(name: "Ada", email: "ada@example.com"), at: Date())
+        _ = try await before.create(UserDraft(name: "Alan", email: "alan@example.com", status: .suspended), at: Date())
+        let body = try SCIMJSONParser.parse(scimUserJSON("Anna", email: "anna@example.com", extra: #""active":false"#))
+        _ = try await before.createSCIMUser(try SCIMUserResource.write(from: body, current: nil), at: Date())
+        await old.close()
+        let upgraded = try await PostgresDatabase.open(url: url, logger: quietLogger)
+        let result: Result<Void, any Error>
+        do {
+            let store = PostgresUserStore(database: upgraded)
+            let query = SCIMListQuery(filter: try SCIMFilterParser.parse(#"userName sw "A" and active eq true"#), sort: nil, startIndex: 1, count: 10)
+            let found = try await store.scimUsers(query)
+            #expect(found.total == 1)
+            #expect(found.records.map(\.user.id) == [ada.id])
+            let sorted = SCIMListQuery(filter: nil, sort: SCIMListPlan.Sort(path: SCIMAttributePath(name: "userName"), descending: true), startIndex: 1, count: 10)
+            #expect(try await store.scimUsers(sorted).records.map(\.userName) == ["Anna", "alan@example.com", "ada@example.com"])
+            // The total can be read from the new index alone (three rows would be read from
+            // the table, unless the planner is told not to).
+            let plan = try await upgraded.client.withConnection { connection in
+                try await connection.query("SET enable_seqscan = off", logger: quietLogger)
+                var plan = ""
+                for try await line in try await connection.query("""
+                    EXPLAIN SELECT count(*) FROM users WHERE scim_user_name_key >= 'a' AND scim_user_name_key < 'b' AND scim_active = true
+                    """, logger: quietLogger).decode(String.self) {
+                    plan += line + "\n"
+                }
+                try await connection.query("RESET enable_seqscan", logger: quietLogger)
+                return plan
+            }
+            #expect(plan.contains("users_scim_user_name_active"), "\(plan)")
+            result = .success(())
+        } catch {
+            result = .failure(error)
+        }
+        await upgraded.close()
+        try? await TestPostgres.shared.dropDatabase(named: name)
+        try result.get()
+    }
+
     @Test("SCIM writes move the generation another process reads, and show in its SCIM reads")
     func scimWritesMoveTheGeneration() async throws {
         try await withTwoStores { writer, reader in

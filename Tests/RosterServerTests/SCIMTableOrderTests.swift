@@ -5,11 +5,28 @@ import RosterKit
 import Testing
 
 /// A filtered SCIM page with no `sortBy` on SQLite is read either through the filter's index
-/// (every match gathered and sorted by `seq`) or by walking the table in `seq` order, whichever
-/// the counts say is cheaper (`UserStore.walksTableInOrder`): both must give the same page.
+/// (every match gathered and sorted by `seq`) or by walking the table in `seq` order up to a
+/// bound, whichever the counts say is cheaper (`UserStore.walkedFraction`): both must give the
+/// same page, and a walk cut short by its bound must fall back to the index.
 @Suite("SCIM pages on SQLite: walking the table in order gives the index's page")
 struct SCIMTableOrderTests {
-    @Test("every filter, every page: the table walk and the index agree, and the store answers that page")
+    private func pages(
+        _ store: UserStore, filter text: String, start: Int, count: Int
+    ) async throws -> (viaIndex: [String], viaWalk: [String], total: Int, answer: [String]) {
+        let query = SCIMListQuery(filter: try SCIMFilterParser.parse(text), sort: nil, startIndex: start, count: count)
+        let plan = try SCIMListPlan(select: "users.id", columns: SCIMUserColumns(dialect: SQLiteSCIMDialect()), query: query)
+        let walk = try #require(plan.tableOrderPage(upToSeq: .max))
+        let (viaIndex, viaWalk, total) = try await store.pool.read { db in
+            (try String.fetchAll(db, sql: plan.pageSQL, arguments: SQLiteSCIMDialect.statementArguments(plan.pageArguments)),
+             try String.fetchAll(db, sql: walk.sql, arguments: SQLiteSCIMDialect.statementArguments(walk.arguments)),
+             try Int.fetchOne(db, sql: plan.countSQL, arguments: SQLiteSCIMDialect.statementArguments(plan.countArguments)) ?? 0)
+        }
+        let answer = try await store.scimUsers(query)
+        #expect(answer.total == total)
+        return (viaIndex, viaWalk, total, answer.records.map(\.user.id))
+    }
+
+    @Test("every filter, every page: the whole walk and the index agree, and the store answers that page")
     func samePages() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-scim-order-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -21,20 +38,10 @@ struct SCIMTableOrderTests {
         var walked = 0
         for text in filters {
             for (start, count) in [(1, 50), (40, 100), (1, 1000), (2500, 50)] {
-                let query = SCIMListQuery(filter: try SCIMFilterParser.parse(text), sort: nil, startIndex: start, count: count)
-                let plan = try SCIMListPlan(select: "users.id", columns: SCIMUserColumns(dialect: SQLiteSCIMDialect()), query: query)
-                let arguments = SQLiteSCIMDialect.statementArguments(plan.pageArguments)
-                let tableOrderSQL = try #require(plan.tableOrderPageSQL)
-                let (viaIndex, viaTable, total) = try await store.pool.read { db in
-                    (try String.fetchAll(db, sql: plan.pageSQL, arguments: arguments),
-                     try String.fetchAll(db, sql: tableOrderSQL, arguments: arguments),
-                     try Int.fetchOne(db, sql: plan.countSQL, arguments: SQLiteSCIMDialect.statementArguments(plan.countArguments)) ?? 0)
-                }
-                #expect(viaTable == viaIndex, "\(text) from \(start)")
-                let answer = try await store.scimUsers(query)
-                #expect(answer.total == total)
-                #expect(answer.records.map(\.user.id) == viaIndex, "\(text) from \(start)")
-                if UserStore.walksTableInOrder(matches: total, users: users.count, through: start - 1 + count) { walked += 1 }
+                let found = try await pages(store, filter: text, start: start, count: count)
+                #expect(found.viaWalk == found.viaIndex, "\(text) from \(start)")
+                #expect(found.answer == found.viaIndex, "\(text) from \(start)")
+                if UserStore.walkedFraction(matches: found.total, users: users.count, through: start - 1 + count) != nil { walked += 1 }
             }
         }
         // Both ways were taken.
@@ -43,11 +50,33 @@ struct SCIMTableOrderTests {
         try store.pool.close()
     }
 
+    @Test("matches bunched at the end of the table: the bounded walk finds too few, and the index answers")
+    func bunchedMatches() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-scim-order-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try UserStore(path: directory.appendingPathComponent("users.sqlite").path)
+        // Inserted oldest first, so the newest thousand are the table's last thousand rows.
+        let users = DemoData.users(count: 3000).sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+        try await store.insertAll(users)
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let since = formatter.string(from: users[1999].createdAt)
+        let text = "meta.created gt \"\(since)\""
+        let found = try await pages(store, filter: text, start: 1, count: 50)
+        #expect(found.total == 1000)
+        // The walk is chosen, reads at most a fifth of the table, and meets no match there.
+        #expect(UserStore.walkedFraction(matches: 1000, users: 3000, through: 50) == 0.2)
+        #expect(found.answer == found.viaIndex)
+        #expect(found.answer == users[2000..<2050].map(\.id))
+        try store.pool.close()
+    }
+
     @Test("the walk is chosen for dense matches near the start, the index for sparse ones or deep pages")
     func choice() {
-        #expect(UserStore.walksTableInOrder(matches: 94_242, users: 1_000_000, through: 50))
-        #expect(!UserStore.walksTableInOrder(matches: 94_242, users: 1_000_000, through: 5050))
-        #expect(!UserStore.walksTableInOrder(matches: 1, users: 1_000_000, through: 50))
-        #expect(!UserStore.walksTableInOrder(matches: 0, users: 1_000_000, through: 50))
+        #expect(UserStore.walkedFraction(matches: 94_242, users: 1_000_000, through: 50) != nil)
+        #expect(UserStore.walkedFraction(matches: 94_242, users: 1_000_000, through: 5050) == nil)
+        #expect(UserStore.walkedFraction(matches: 1, users: 1_000_000, through: 50) == nil)
+        #expect(UserStore.walkedFraction(matches: 0, users: 1_000_000, through: 50) == nil)
+        #expect(UserStore.walkedFraction(matches: 1_000_000, users: 1_000_000, through: 300_000) == 1)
     }
 }

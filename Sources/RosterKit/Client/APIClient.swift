@@ -41,10 +41,16 @@ public actor APIClient {
 
     public nonisolated let configuration: Configuration
     private let pipeline: NextHandler
-    /// Whether the server replays the first answer to a POST sent again with the same
-    /// `Idempotency-Key`; nil until someone has asked. Until it is known to, a POST whose
-    /// answer was lost is not resent.
-    public private(set) var serverReplaysIdempotencyKeys: Bool?
+    /// What the server said it does beyond the base contract (`HealthStatus.features`); nil
+    /// until someone has asked. A POST whose answer was lost is resent only when this lists
+    /// its endpoint's `idempotencyFeature`.
+    public private(set) var serverFeatures: [String]?
+
+    /// Whether the server replays the first answer to a user create sent again with the same
+    /// `Idempotency-Key`; nil until someone has asked.
+    public var serverReplaysIdempotencyKeys: Bool? {
+        serverFeatures.map { $0.contains(HealthStatus.idempotencyKeyFeature) }
+    }
     /// Keys sorted: Foundation's encoder writes an object's keys in its dictionary's order,
     /// which differs between two encodes of the same value, and roster-server replays an
     /// idempotency key only for the same body byte for byte (a draft sent again, an import
@@ -94,9 +100,19 @@ public actor APIClient {
             deadline: deadline, clock: clock, logger: logger))
     }
 
-    /// Records whether the server honours `Idempotency-Key` (from its health answer).
-    public func setServerReplaysIdempotencyKeys(_ replays: Bool) {
-        serverReplaysIdempotencyKeys = replays
+    /// Records what the server does (from its health answer).
+    public func setServerFeatures(_ features: [String]) {
+        serverFeatures = features
+    }
+
+    /// The server's features, asked once with a health call. A server that cannot be asked
+    /// now is taken to do nothing extra, and asked again next time.
+    public func learnServerFeatures() async -> [String] {
+        if let known = serverFeatures { return known }
+        guard let health = try? await send(UserEndpoint.health, expecting: HealthStatus.self) else { return [] }
+        let features = health.features ?? []
+        serverFeatures = features
+        return features
     }
 
     /// Sends `endpoint` and returns the envelope's `data`, which must be present.
@@ -125,7 +141,7 @@ public actor APIClient {
         let request = try endpoint.makeRequest(baseURL: configuration.baseURL, encoder: encoder)
         let configuration = configuration
         let pipeline = pipeline
-        let keysReplayed = serverReplaysIdempotencyKeys == true
+        let keysReplayed = serverFeatures?.contains(endpoint.idempotencyFeature) == true
         return try await withDeadline(configuration.deadline, clock: configuration.clock) {
             try await Self.sendWithRetries(
                 request, pipeline: pipeline, configuration: configuration, keysReplayed: keysReplayed,

@@ -15,6 +15,9 @@ public protocol Endpoint: Sendable {
     /// Sent as `Idempotency-Key`: one random value per user action, the same on every retry
     /// of it, so a server that honours it applies the action once.
     var idempotencyKey: String? { get }
+    /// The server feature (`HealthStatus.features`) that says it replays this endpoint's
+    /// `Idempotency-Key`: only then is a POST whose answer was lost sent again.
+    var idempotencyFeature: String { get }
     /// Headers that replace the defaults (`Accept`, `Content-Type`) or add to them (`If-Match`).
     var headers: [(name: String, value: String)] { get }
 }
@@ -23,6 +26,7 @@ extension Endpoint {
     public var queryParameters: [(name: String, value: String)] { [] }
     public func encodeBody(with encoder: JSONEncoder) throws -> Data? { nil }
     public var idempotencyKey: String? { nil }
+    public var idempotencyFeature: String { HealthStatus.idempotencyKeyFeature }
     public var headers: [(name: String, value: String)] { [] }
 
     /// The request this endpoint sends to a server at `baseURL`, which may carry a path

@@ -13,7 +13,9 @@ public enum GroupEndpoint: Endpoint, Equatable {
     case setMember(groupID: String, userID: String, isMember: Bool)
     /// `POST /groups/{id}/members` `{add, remove}`. Adding a member twice or removing one
     /// twice changes nothing, so the key only lets the retry policy send it again.
-    case changeMembers(groupID: String, MembershipChange, idempotencyKey: String)
+    /// No `Idempotency-Key`: the server keeps none for it, so a change whose answer was lost is
+    /// never sent again (in the gap it could undo someone else's change).
+    case changeMembers(groupID: String, MembershipChange)
 
     static let groupsPath = ["api", "v1", "groups"]
 
@@ -31,7 +33,7 @@ public enum GroupEndpoint: Endpoint, Equatable {
         switch self {
         case .list, .create: Self.groupsPath
         case .get(let id), .rename(let id, _), .delete(let id): Self.groupsPath + [id]
-        case .members(let id, _), .changeMembers(let id, _, _): Self.groupsPath + [id, "members"]
+        case .members(let id, _), .changeMembers(let id, _): Self.groupsPath + [id, "members"]
         case .setMember(let id, let userID, _): Self.groupsPath + [id, "members", userID]
         }
     }
@@ -48,15 +50,17 @@ public enum GroupEndpoint: Endpoint, Equatable {
 
     public var idempotencyKey: String? {
         switch self {
-        case .create(_, let key), .changeMembers(_, _, let key): key
+        case .create(_, let key): key
         default: nil
         }
     }
 
+    public var idempotencyFeature: String { HealthStatus.groupIdempotencyKeyFeature }
+
     public func encodeBody(with encoder: JSONEncoder) throws -> Data? {
         switch self {
         case .create(let draft, _), .rename(_, let draft): try encoder.encode(draft)
-        case .changeMembers(_, let change, _): try encoder.encode(change)
+        case .changeMembers(_, let change): try encoder.encode(change)
         case .list, .get, .delete, .members, .setMember: nil
         }
     }

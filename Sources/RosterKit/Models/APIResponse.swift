@@ -102,4 +102,7 @@ public struct HealthStatus: Codable, Sendable, Equatable {
     }
 
     public static let idempotencyKeyFeature = "idempotency-key"
+    /// `POST /api/v1/groups` replays its first answer to a key, as user creates do (servers
+    /// before it listed `idempotency-key` but answered a group create's retry with 409).
+    public static let groupIdempotencyKeyFeature = "idempotency-key-groups"
 }

@@ -14,10 +14,12 @@ public struct RemoteGroupRepository: GroupRepository {
         try await client.send(GroupEndpoint.get(id: id))
     }
 
-    /// A lost answer is sent again only where the server replays keys (`APIClient`'s retry
-    /// policy); group names are unique, so a create that landed twice is impossible either way.
+    /// A lost answer is sent again only where the server says it replays group keys
+    /// (`HealthStatus.groupIdempotencyKeyFeature`, asked once); group names are unique, so a
+    /// create that landed twice is impossible either way.
     public func create(_ draft: GroupDraft, idempotencyKey: String) async throws -> Group {
-        try await client.send(GroupEndpoint.create(draft, idempotencyKey: idempotencyKey))
+        _ = await client.learnServerFeatures()
+        return try await client.send(GroupEndpoint.create(draft, idempotencyKey: idempotencyKey))
     }
 
     public func rename(id: String, to draft: GroupDraft) async throws -> Group {
@@ -41,6 +43,6 @@ public struct RemoteGroupRepository: GroupRepository {
     }
 
     public func changeMembers(of groupID: String, _ change: MembershipChange) async throws -> Group {
-        try await client.send(GroupEndpoint.changeMembers(groupID: groupID, change, idempotencyKey: IdempotencyKey.make()))
+        try await client.send(GroupEndpoint.changeMembers(groupID: groupID, change))
     }
 }

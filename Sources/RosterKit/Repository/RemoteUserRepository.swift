@@ -65,11 +65,7 @@ public struct RemoteUserRepository: UserRepository {
     /// Asks the server once; a server that cannot be asked now is taken not to replay keys,
     /// and asked again next time.
     private func learnWhetherKeysAreReplayed() async -> Bool {
-        if let known = await client.serverReplaysIdempotencyKeys { return known }
-        guard let health = try? await health() else { return false }
-        let replays = health.features?.contains(HealthStatus.idempotencyKeyFeature) ?? false
-        await client.setServerReplaysIdempotencyKeys(replays)
-        return replays
+        await client.learnServerFeatures().contains(HealthStatus.idempotencyKeyFeature)
     }
 
     /// After a create whose answer was lost: looks the email up and says what it found. When

@@ -19,8 +19,8 @@ struct GroupHandlers: Sendable {
     func create(_ request: Request, context: some RequestContext) async throws -> Response {
         let key = try IdempotencyKeyHeader.parse(request.headers)
         let body = try await JSONBody.read(request)
+        let draft = try GroupBodyDecoding.draft(body)
         guard let key else {
-            let draft = try GroupBodyDecoding.draft(body)
             let group = try await mapped { try await store.createGroup(draft, at: now()) }
             return JSONResponse.make(APIResponse.success(group), status: .created, headers: [.location: Self.location(of: group.id)])
         }
@@ -28,7 +28,6 @@ struct GroupHandlers: Sendable {
         if let first = try await mapped({ try await store.firstAnswer(to: keyed, at: now()) }) {
             return Self.created(envelope: first.response, groupID: first.resourceID)
         }
-        let draft = try GroupBodyDecoding.draft(body)
         // The answer recorded for the key, so the first 201 and its replays are the same bytes.
         let answer = try await mapped({ try await store.createGroup(draft, at: now(), idempotency: keyed) }).answer
         return Self.created(envelope: answer.response, groupID: answer.resourceID)

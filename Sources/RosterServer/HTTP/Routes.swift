@@ -40,7 +40,7 @@ enum Routes {
 
         SCIMRoutes.add(to: router, service: SCIMService(store: scimStore, now: configuration.now))
 
-        let health = JSONResponse.make(APIResponse.success(HealthStatus(status: "ok", version: RosterVersion.current, features: [HealthStatus.idempotencyKeyFeature, HealthStatus.groupsFeature])))
+        let health = JSONResponse.make(APIResponse.success(HealthStatus(status: "ok", version: RosterVersion.current, features: [HealthStatus.idempotencyKeyFeature, HealthStatus.groupsFeature, HealthStatus.groupIdempotencyKeyFeature])))
         router.get("/api/v1/health") { _, _ in health }
 
         let document = openAPIDocument

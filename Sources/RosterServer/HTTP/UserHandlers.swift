@@ -34,17 +34,18 @@ struct UserHandlers: Sendable {
     func create(_ request: Request, context: some RequestContext) async throws -> Response {
         let key = try IdempotencyKeyHeader.parse(request.headers)
         let body = try await JSONBody.read(request)
+        // Decoded first, even for a retry: only a valid draft's body can match a record, so
+        // no other bytes (a group create's fingerprint, say) are answered with a user.
+        let draft = try DraftDecoding.decode(body)
         guard let key else {
-            let draft = try DraftDecoding.decode(body)
             let user = try await mapped { try await store.create(draft, at: now()) }
             return Self.created(envelope: UserJSON.envelope(user), userID: user.id)
         }
-        // A retry whose first attempt committed is answered before its body is even decoded.
+        // A retry whose first attempt committed is answered without waiting for the writer.
         let keyed = IdempotentRequest.userCreate(key: key, body: Data(body.readableBytesView))
         if let first = try await mapped({ try await store.firstAnswer(to: keyed, at: now()) }) {
             return Self.created(envelope: first.response, userID: first.resourceID)
         }
-        let draft = try DraftDecoding.decode(body)
         let answer = try await mapped({ try await store.create(draft, at: now(), idempotency: keyed) }).answer
         return Self.created(envelope: answer.response, userID: answer.resourceID)
     }

@@ -9,6 +9,19 @@ struct PostgresSCIMDialect: SCIMSQLDialect {
 
     func document(of table: String) -> String { "\(table).scim_json" }
 
+    // Stored generated columns (migration 8) with an index over both: PostgreSQL 15 answers
+    // a count from an index alone only when every column the query reads is in it, never
+    // through an index on expressions. `userName sw "a" and active eq true` at a million users
+    // visited some 25,000 table pages for its total (189 ms p99) through the expression index.
+    var userNameKey: String { "users.scim_user_name_key" }
+    var userActive: String { "users.scim_active" }
+
+    /// What those columns are generated from: the other dialects' expressions, unqualified.
+    static let generatedUserNameKey = "coalesce(user_name_key, email_key)"
+    static var generatedUserActive: String {
+        "CASE WHEN scim IS NULL THEN status = 'active' ELSE \(PostgresSCIMDialect().value(in: "scim_json", at: ["active"], kind: .boolean)) END"
+    }
+
     func value(in json: String, at path: [String], kind: SCIMAttribute.Kind) -> String {
         let path = Self.path(path)
         switch kind {

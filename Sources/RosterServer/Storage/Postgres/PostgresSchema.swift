@@ -21,9 +21,24 @@ enum PostgresSchema {
         Migration(version: 5, name: "sort indexes covering the filtered columns", statements: v5),
         Migration(version: 6, name: "SCIM user names, documents and folding", statements: v6),
         Migration(version: 7, name: "narrow user_keys table for trigram search", statements: v7),
+        Migration(version: 8, name: "SCIM userName and active as stored columns with one index", statements: v8),
     ]
 
+    /// Migrations after which `users` is vacuumed: they rewrite the table, which leaves it with
+    /// no visibility map, so index-only scans visit the table for every row until a vacuum
+    /// (a SCIM filter's total at a million users: 250 ms before, 16 ms after).
+    static let rewritesUsers: Set<Int> = [8]
+
     static func migrate(_ database: PostgresDatabase, upTo lastVersion: Int = .max) async throws {
+        let applied = try await applyMigrations(database, upTo: lastVersion)
+        if !applied.isDisjoint(with: rewritesUsers) {
+            // VACUUM cannot run inside the migrations' transaction.
+            try await database.client.query("VACUUM (ANALYZE) users", logger: database.logger)
+        }
+    }
+
+    /// Applies the missing migrations in one transaction; returns their versions.
+    private static func applyMigrations(_ database: PostgresDatabase, upTo lastVersion: Int) async throws -> Set<Int> {
         try await database.transaction { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: database.logger)
             try await connection.query("""
@@ -39,6 +54,7 @@ enum PostgresSchema {
             ).decode(Int.self) {
                 applied.insert(version)
             }
+            var newlyApplied = Set<Int>()
             for migration in migrations where !applied.contains(migration.version) && migration.version <= lastVersion {
                 for statement in migration.statements {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: database.logger)
@@ -46,7 +62,9 @@ enum PostgresSchema {
                 try await connection.query(
                     "INSERT INTO roster_schema_versions (version, name) VALUES (\(migration.version), \(migration.name))",
                     logger: database.logger)
+                newlyApplied.insert(migration.version)
             }
+            return newlyApplied
         }
     }
 
@@ -55,7 +73,7 @@ enum PostgresSchema {
     /// row by row (a duplicate then fails the unique index's build, and so the whole seed,
     /// instead of one insert).
     static let userIndexes: [(name: String, definition: String)] = [("users_id", "UNIQUE INDEX users_id ON users (id)")]
-        + coveringIndexes + [keysSearchIndex, userNameIndex]
+        + coveringIndexes + [keysSearchIndex, userNameIndex, scimUserNameActiveIndex]
 
     /// Substring search as of migration 7: trigrams of both folded keys of `user_keys`, in one
     /// text (`PostgresListQuery.keysMatch`).
@@ -67,6 +85,12 @@ enum PostgresSchema {
     /// As of migration 6: userNames unique ignoring case, a user's email standing for a
     /// userName they do not have. It serves `userName eq` and `sw` filters and the userName sort.
     static let userNameIndex: (name: String, definition: String) = ("users_user_name", "UNIQUE INDEX users_user_name ON users ((coalesce(user_name_key, email_key)))")
+
+    /// As of migration 8: SCIM's userName and active filters, their totals from the index alone.
+    static let scimUserNameActiveIndex = (
+        name: "users_scim_user_name_active",
+        definition: "INDEX users_scim_user_name_active ON users (scim_user_name_key, scim_active)"
+    )
 
     /// The sort indexes as of migration 5: each also carries every column a list filters on
     /// but the group, so a page skips rows and tests a short search in an index-only scan
@@ -423,5 +447,18 @@ enum PostgresSchema {
         "INSERT INTO user_keys (seq, id, name_key, email_key, created_at, role, status) SELECT seq, id, name_key, email_key, created_at, role, status FROM users",
         "CREATE \(keysSearchIndex.definition)",
         "DROP INDEX IF EXISTS users_search",
+    ]
+
+    // SCIM's userName key and `active` as stored generated columns, from the expressions the
+    // SQLite dialect filters with (`PostgresSCIMDialect`), and one index over both, so a
+    // filter's total is an index-only scan. Adding them rewrites `users` once.
+    private static let v8: [String] = [
+        "SET LOCAL maintenance_work_mem = '512MB'",
+        """
+        ALTER TABLE users
+            ADD COLUMN scim_user_name_key text COLLATE "C" GENERATED ALWAYS AS (\(PostgresSCIMDialect.generatedUserNameKey)) STORED,
+            ADD COLUMN scim_active boolean GENERATED ALWAYS AS (\(PostgresSCIMDialect.generatedUserActive)) STORED
+        """,
+        "CREATE \(scimUserNameActiveIndex.definition)",
     ]
 }

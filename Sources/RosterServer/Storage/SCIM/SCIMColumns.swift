@@ -118,7 +118,6 @@ struct SCIMUserColumns: SCIMColumns {
     var table: String { "users" }
 
     static let userName = "coalesce(users.user_name, users.email)"
-    static let userNameKey = "coalesce(users.user_name_key, users.email_key)"
 
     func modelled(_ attribute: ResolvedAttribute) -> SQLTarget? {
         guard attribute.extensionURN == nil else { return nil }
@@ -128,7 +127,7 @@ struct SCIMUserColumns: SCIMColumns {
         case ("id", nil):
             return .scalar(SQLScalar(sql: "users.id", kind: .string, caseExact: true, rangeIndexed: true))
         case ("userName", nil):
-            return .scalar(SQLScalar(sql: Self.userName, kind: .string, caseExact: false, foldedSQL: Self.userNameKey, rangeIndexed: true))
+            return .scalar(SQLScalar(sql: Self.userName, kind: .string, caseExact: false, foldedSQL: dialect.userNameKey, rangeIndexed: true))
         case ("displayName", nil):
             let documented = dialect.value(in: documentColumn, at: ["displayName"], kind: .string)
             return .scalar(SQLScalar(
@@ -136,9 +135,7 @@ struct SCIMUserColumns: SCIMColumns {
                 kind: .string, caseExact: false,
                 foldedSQL: "CASE WHEN users.scim IS NULL THEN users.name_key ELSE \(dialect.fold(documented)) END"))
         case ("active", nil):
-            return .scalar(SQLScalar(
-                sql: "CASE WHEN users.scim IS NULL THEN users.status = 'active' ELSE \(dialect.value(in: documentColumn, at: ["active"], kind: .boolean)) END",
-                kind: .boolean, caseExact: true))
+            return .scalar(SQLScalar(sql: dialect.userActive, kind: .boolean, caseExact: true))
         case ("emails", _):
             return .multiValued(modelledArray("emails", column: "users.email"))
         case ("roles", _):

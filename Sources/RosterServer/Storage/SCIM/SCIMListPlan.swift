@@ -3,15 +3,19 @@
 /// unassigned values last, ties (and no `sortBy`) by insertion order, so pages are stable.
 struct SCIMListPlan {
     var pageSQL: String
-    /// With no `sortBy`, the same page read by walking the table in `seq` order, in SQLite's
-    /// words (`NOT INDEXED`); nil with a `sortBy`. See `UserStore.walksTableInOrder`.
-    var tableOrderPageSQL: String?
     var countSQL: String
     /// The filter's arguments, then the page's limit and offset: `countSQL` takes only the first.
     var pageArguments: [SQLArgument]
     var countArguments: [SQLArgument] { Array(pageArguments.dropLast(2)) }
     var limit: Int
     var offset: Int
+    /// Whether rows are in `seq` order (no `sortBy`).
+    var inTableOrder: Bool
+    private let select: String
+    private let table: String
+    /// The filter (nil for none) and its arguments, for `tableOrderPage`.
+    private let condition: String?
+    private let conditionArguments: SQLArguments
 
     struct Sort: Sendable {
         var path: SCIMAttributePath
@@ -24,11 +28,18 @@ struct SCIMListPlan {
         let table = columns.table
         var whereClause = ""
         var arguments = SQLArguments(dialect: columns.dialect)
+        var filterSQL: String?
         if let filter = query.filter {
             let condition = try SCIMFilterSQL.condition(filter, columns: columns)
             whereClause = " WHERE " + condition.sql
             arguments = condition.arguments
+            filterSQL = condition.sql
         }
+        self.select = select
+        self.table = table
+        condition = filterSQL
+        conditionArguments = arguments
+        inTableOrder = query.sort == nil
         var order = "\(table).seq"
         if let sort = query.sort {
             let direction = sort.descending ? " DESC" : ""
@@ -41,9 +52,24 @@ struct SCIMListPlan {
         let limitPlaceholder = arguments.bind(.integer(Int64(limit)))
         let offsetPlaceholder = arguments.bind(.integer(Int64(offset)))
         pageSQL = "SELECT \(select) FROM \(table)\(whereClause) ORDER BY \(order) LIMIT \(limitPlaceholder) OFFSET \(offsetPlaceholder)"
-        tableOrderPageSQL = query.sort != nil ? nil
-            : "SELECT \(select) FROM \(table) NOT INDEXED\(whereClause) ORDER BY \(order) LIMIT \(limitPlaceholder) OFFSET \(offsetPlaceholder)"
         pageArguments = arguments.values
+    }
+
+    /// The page of a filtered list in `seq` order, read by walking the table in that order
+    /// up to `lastSeq` and no further, in SQLite's words (`NOT INDEXED`). Matches up to a `seq`
+    /// are the first of all matches in that order, so a walk that finds a whole page found
+    /// the page. See `UserStore.walksTableInOrder`.
+    func tableOrderPage(upToSeq lastSeq: Int64) -> (sql: String, arguments: [SQLArgument])? {
+        guard inTableOrder, let condition else { return nil }
+        var arguments = conditionArguments
+        let bound = arguments.bind(.integer(lastSeq))
+        let limitPlaceholder = arguments.bind(.integer(Int64(limit)))
+        let offsetPlaceholder = arguments.bind(.integer(Int64(offset)))
+        let sql = """
+            SELECT \(select) FROM \(table) NOT INDEXED WHERE (\(condition)) AND \(table).seq <= \(bound) \
+            ORDER BY \(table).seq LIMIT \(limitPlaceholder) OFFSET \(offsetPlaceholder)
+            """
+        return (sql, arguments.values)
     }
 
     /// What a row sorts by, and whether it can be NULL (unassigned values sort last).

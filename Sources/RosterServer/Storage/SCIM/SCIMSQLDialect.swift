@@ -29,6 +29,17 @@ protocol SCIMSQLDialect: Sendable {
     /// The first and last `length` characters of `text` (`length` is a placeholder).
     func prefix(_ text: String, length: String) -> String
     func suffix(_ text: String, length: String) -> String
+    /// A user's folded userName (their email's when they have none), as SQL.
+    var userNameKey: String { get }
+    /// Whether a user is active, as SQL: Roster's status, or `active` in their document.
+    var userActive: String { get }
+}
+
+extension SCIMSQLDialect {
+    var userNameKey: String { "coalesce(users.user_name_key, users.email_key)" }
+    var userActive: String {
+        "CASE WHEN users.scim IS NULL THEN users.status = 'active' ELSE \(value(in: document(of: "users"), at: ["active"], kind: .boolean)) END"
+    }
 }
 
 /// A bound argument, written by each store in its driver's own type.
