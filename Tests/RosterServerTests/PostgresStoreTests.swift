@@ -69,15 +69,34 @@ struct PostgresStoreTests {
         }
     }
 
-    @Test("A database made before SCIM (migration 5) gains it: its users are SCIM users, their emails their userNames")
-    func upgradeToSCIM() async throws {
+    /// A database at schema `version`, filled by `fill`, then opened by this build (every later
+    /// migration applied) for `check`; dropped whatever happens.
+    private func upgrading<Filled: Sendable>(
+        from version: Int, fill: (PostgresUserStore) async throws -> Filled,
+        check: (PostgresDatabase, Filled) async throws -> Void
+    ) async throws {
         let (url, name) = try await TestPostgres.shared.createDatabase(migrated: false)
-        let old = try await PostgresDatabase.open(url: url, logger: quietLogger, schemaVersion: 5)
-        let ada = try await PostgresUserStore(database: old).create(UserDraft(name: "Ada", email: "Ada@Example.com"), at: Date())
+        let old = try await PostgresDatabase.open(url: url, logger: quietLogger, schemaVersion: version)
+        let filled: Filled
+        do { filled = try await fill(PostgresUserStore(database: old)) } catch {
+            await old.close()
+            try? await TestPostgres.shared.dropDatabase(named: name)
+            throw error
+        }
         await old.close()
         let upgraded = try await PostgresDatabase.open(url: url, logger: quietLogger)
         let result: Result<Void, any Error>
-        do {
+        do { result = .success(try await check(upgraded, filled)) } catch { result = .failure(error) }
+        await upgraded.close()
+        try? await TestPostgres.shared.dropDatabase(named: name)
+        try result.get()
+    }
+
+    @Test("A database made before SCIM (migration 5) gains it: its users are SCIM users, their emails their userNames")
+    func upgradeToSCIM() async throws {
+        try await upgrading(from: 5) { old in
+            try await old.create(UserDraft(name: "Ada", email: "Ada@Example.com"), at: Date())
+        } check: { upgraded, ada in
             let store = PostgresUserStore(database: upgraded)
             let record = try await store.scimUser(id: ada.id)
             #expect(record.userName == "Ada@Example.com")
@@ -88,28 +107,18 @@ struct PostgresStoreTests {
             await #expect(throws: StoreError.userNameTaken) {
                 try await store.createSCIMUser(try SCIMUserResource.write(from: body, current: nil), at: Date())
             }
-            result = .success(())
-        } catch {
-            result = .failure(error)
         }
-        await upgraded.close()
-        try? await TestPostgres.shared.dropDatabase(named: name)
-        try result.get()
     }
 
     @Test("A database made before migration 8 gains stored userName and active columns: its users filter as before, the total from the index alone")
     func upgradeToStoredSCIMColumns() async throws {
-        let (url, name) = try await TestPostgres.shared.createDatabase(migrated: false)
-        let old = try await PostgresDatabase.open(url: url, logger: quietLogger, schemaVersion: 7)
-        let before = PostgresUserStore(database: old)
-        let ada = try await before.create(UserDraft(name: "Ada", email: "ada@example.com"), at: Date())
-        _ = try await before.create(UserDraft(name: "Alan", email: "alan@example.com", status: .suspended), at: Date())
-        let body = try SCIMJSONParser.parse(scimUserJSON("Anna", email: "anna@example.com", extra: #""active":false"#))
-        _ = try await before.createSCIMUser(try SCIMUserResource.write(from: body, current: nil), at: Date())
-        await old.close()
-        let upgraded = try await PostgresDatabase.open(url: url, logger: quietLogger)
-        let result: Result<Void, any Error>
-        do {
+        try await upgrading(from: 7) { old in
+            let ada = try await old.create(UserDraft(name: "Ada", email: "ada@example.com"), at: Date())
+            _ = try await old.create(UserDraft(name: "Alan", email: "alan@example.com", status: .suspended), at: Date())
+            let body = try SCIMJSONParser.parse(scimUserJSON("Anna", email: "anna@example.com", extra: #""active":false"#))
+            _ = try await old.createSCIMUser(try SCIMUserResource.write(from: body, current: nil), at: Date())
+            return ada
+        } check: { upgraded, ada in
             let store = PostgresUserStore(database: upgraded)
             let query = SCIMListQuery(filter: try SCIMFilterParser.parse(#"userName sw "A" and active eq true"#), sort: nil, startIndex: 1, count: 10)
             let found = try await store.scimUsers(query)
@@ -131,13 +140,7 @@ struct PostgresStoreTests {
                 return plan
             }
             #expect(plan.contains("users_scim_user_name_active"), "\(plan)")
-            result = .success(())
-        } catch {
-            result = .failure(error)
         }
-        await upgraded.close()
-        try? await TestPostgres.shared.dropDatabase(named: name)
-        try result.get()
     }
 
     @Test("SCIM writes move the generation another process reads, and show in its SCIM reads")
