@@ -18,6 +18,8 @@ final class PostgresUserStore: DirectoryStore {
     /// Each sort's order of the whole list at one write generation (`envelopeByListOrder`);
     /// nil reads every list with SQL alone (for tests that compare).
     let listOrders: ListOrderCache?
+    /// `generation()`'s reads, shared by callers that ask while one is under way.
+    private let generationReads: SharedReads<UInt64>
 
     init(
         database: PostgresDatabase, queryBudget: Duration = UserStore.defaultQueryBudget,
@@ -27,11 +29,16 @@ final class PostgresUserStore: DirectoryStore {
         self.queryBudget = queryBudget
         self.pageMarks = keepsPageMarks ? PostgresPageMarks() : nil
         self.listOrders = keepsListOrders ? ListOrderCache() : nil
+        self.generationReads = SharedReads { try await Self.readGeneration(database) }
     }
 
     func generation() async throws -> UInt64 {
-        // Read committed, outside any transaction: it sees every commit before it started.
-        let rows = try await database.client.query("SELECT value FROM roster_generation", logger: logger)
+        try await generationReads.value()
+    }
+
+    /// Read committed, outside any transaction: it sees every commit before it started.
+    private static func readGeneration(_ database: PostgresDatabase) async throws -> UInt64 {
+        let rows = try await database.client.query("SELECT value FROM roster_generation", logger: database.logger)
         var generation: Int64 = 0
         for try await value in rows.decode(Int64.self) { generation = value }
         return UInt64(generation)
