@@ -16,12 +16,7 @@ struct ListOrderTests {
         // Budgets no busy machine reaches: these tests judge the answers, not the time.
         let ordered = try UserStore(path: path, queryBudget: .seconds(30))
         try await ordered.bulkInsert(DemoData.users(count: 1500))
-        let tiedTime = DemoData.firstMillisecond + 1000
-        try await ordered.insertAll((0..<70).map { index in
-            User(id: UserID.make(milliseconds: tiedTime, randomBits: UInt64(index)), name: "Tied Ivanova",
-                 email: "tied\(index)@example.com", role: .member, status: .active,
-                 createdAt: Milliseconds.date(tiedTime), updatedAt: Milliseconds.date(tiedTime))
-        })
+        try await ordered.insertAll(tiedUsers())
         let plain = try UserStore(path: path, queryBudget: .seconds(30), keepsListOrders: false)
         return (ordered, plain, directory)
     }

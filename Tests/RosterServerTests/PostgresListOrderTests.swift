@@ -12,29 +12,13 @@ struct PostgresListOrderTests {
     /// Two stores on one new database, as two processes: one keeps list orders, one reads
     /// every list with SQL alone (and neither keeps page marks).
     private func withStores(_ body: (_ ordered: PostgresUserStore, _ plain: PostgresUserStore) async throws -> Void) async throws {
-        let (url, name) = try await TestPostgres.shared.createDatabase()
-        let first = try await PostgresDatabase.open(url: url, logger: quietLogger)
-        let second = try await PostgresDatabase.open(url: url, logger: quietLogger)
-        let result: Result<Void, any Error>
-        do {
+        try await withTwoPools { first, second in
             let ordered = PostgresUserStore(database: first, keepsPageMarks: false)
             let plain = PostgresUserStore(database: second, keepsPageMarks: false, keepsListOrders: false)
             try await ordered.bulkInsert(DemoData.users(count: 1500))
-            let tiedTime = DemoData.firstMillisecond + 1000
-            try await ordered.insertAll((0..<70).map { index in
-                User(id: UserID.make(milliseconds: tiedTime, randomBits: UInt64(index)), name: "Tied Ivanova",
-                     email: "tied\(index)@example.com", role: .member, status: .active,
-                     createdAt: Milliseconds.date(tiedTime), updatedAt: Milliseconds.date(tiedTime))
-            })
+            try await ordered.insertAll(tiedUsers())
             try await body(ordered, plain)
-            result = .success(())
-        } catch {
-            result = .failure(error)
         }
-        await first.close()
-        await second.close()
-        try? await TestPostgres.shared.dropDatabase(named: name)
-        try result.get()
     }
 
     /// Deep pages up to past the end, and pages of short searches from the start and the end,

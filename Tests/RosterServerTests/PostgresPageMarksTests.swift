@@ -12,31 +12,15 @@ struct PostgresPageMarksTests {
     /// Two stores on one new database, as two processes: one keeps page marks, one does not.
     /// Demo users, and a run with one name and creation time (ties broken by id).
     private func withStores(count: Int = 1500, _ body: (_ marked: PostgresUserStore, _ plain: PostgresUserStore) async throws -> Void) async throws {
-        let (url, name) = try await TestPostgres.shared.createDatabase()
-        let first = try await PostgresDatabase.open(url: url, logger: quietLogger)
-        let second = try await PostgresDatabase.open(url: url, logger: quietLogger)
-        let result: Result<Void, any Error>
-        do {
+        try await withTwoPools { first, second in
             // Neither keeps list orders, which would answer deep pages before the marks could
             // (`PostgresListOrderTests` checks those).
             let marked = PostgresUserStore(database: first, keepsListOrders: false)
             let plain = PostgresUserStore(database: second, keepsPageMarks: false, keepsListOrders: false)
             try await marked.bulkInsert(DemoData.users(count: count))
-            let tiedTime = DemoData.firstMillisecond + 1000
-            try await marked.insertAll((0..<70).map { index in
-                User(id: UserID.make(milliseconds: tiedTime, randomBits: UInt64(index)), name: "Tied Ivanova",
-                     email: "tied\(index)@example.com", role: .member, status: .active,
-                     createdAt: Milliseconds.date(tiedTime), updatedAt: Milliseconds.date(tiedTime))
-            })
+            try await marked.insertAll(tiedUsers())
             try await body(marked, plain)
-            result = .success(())
-        } catch {
-            result = .failure(error)
         }
-        await first.close()
-        await second.close()
-        try? await TestPostgres.shared.dropDatabase(named: name)
-        try result.get()
     }
 
     private static func list(_ query: UserQuery, on store: PostgresUserStore) async throws -> Page<User> {

@@ -9,20 +9,9 @@ import Testing
 struct PostgresStoreTests {
     /// Two stores with their own connection pools on one fresh database, as two processes have.
     private func withTwoStores(_ body: (PostgresUserStore, PostgresUserStore) async throws -> Void) async throws {
-        let (url, name) = try await TestPostgres.shared.createDatabase()
-        let first = try await PostgresDatabase.open(url: url, logger: quietLogger)
-        let second = try await PostgresDatabase.open(url: url, logger: quietLogger)
-        let result: Result<Void, any Error>
-        do {
+        try await withTwoPools { first, second in
             try await body(PostgresUserStore(database: first), PostgresUserStore(database: second))
-            result = .success(())
-        } catch {
-            result = .failure(error)
         }
-        await first.close()
-        await second.close()
-        try? await TestPostgres.shared.dropDatabase(named: name)
-        try result.get()
     }
 
     @Test("every committed write moves the generation, seen at once through another pool; a refusal does not")

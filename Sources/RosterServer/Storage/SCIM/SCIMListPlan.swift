@@ -11,6 +11,8 @@ struct SCIMListPlan {
     var offset: Int
     /// Whether rows are in `seq` order (no `sortBy`).
     var inTableOrder: Bool
+    /// Whether a filtered list's page could be read by walking the table (`tableOrderPage`).
+    var walksTable: Bool { inTableOrder && condition != nil }
     private let select: String
     private let table: String
     /// The filter (nil for none) and its arguments, for `tableOrderPage`.

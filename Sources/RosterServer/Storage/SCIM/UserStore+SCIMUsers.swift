@@ -22,7 +22,7 @@ extension UserStore {
     /// filter's index.
     private static func pageRows(_ plan: SCIMListPlan, matches: Int, in db: Database) throws -> [Row] {
         let wanted = min(plan.limit, matches - plan.offset)
-        if plan.inTableOrder, let span = try SeqSpan.of(users: db),
+        if plan.walksTable, let span = try SeqSpan.of(users: db),
            let fraction = walkedFraction(matches: matches, users: span.count, through: plan.offset + plan.limit),
            let walk = plan.tableOrderPage(upToSeq: span.seq(atFraction: fraction)) {
             let rows = try Row.fetchAll(db.cachedStatement(sql: walk.sql), arguments: SQLiteSCIMDialect.statementArguments(walk.arguments))
