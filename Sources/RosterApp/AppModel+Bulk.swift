@@ -82,7 +82,7 @@ extension AppModel {
         }
         var options = [ChoiceModel.Option(key: "s", label: "Suspend"), ChoiceModel.Option(key: "a", label: "Reactivate")]
         if traits.hasRoles { options.append(ChoiceModel.Option(key: "o", label: "Change the role…")) }
-        if traits.hasGroups, repository is any GroupMembershipEditing {
+        if traits.hasGroups {
             options.append(ChoiceModel.Option(key: "g", label: "Add to a group…"))
             options.append(ChoiceModel.Option(key: "x", label: "Remove from a group…"))
         }
@@ -127,11 +127,11 @@ extension AppModel {
     }
 
     private func lookUpGroup(named name: String, adding: Bool) {
-        let repository = self.repository
+        let directory = self.directory
         groupLookup?.cancel()
         groupLookup = activity.startLoad { [weak self] in
             do {
-                let found = try await repository.groups(named: name, limit: Self.groupLookupLimit)
+                let found = try await directory.groups(named: name, limit: Self.groupLookupLimit)
                 guard let self else { return }
                 groupLookup = nil
                 switch GroupMatch.pick(name, from: found) {
@@ -232,7 +232,7 @@ extension AppModel {
 
     private func startBulk(_ action: BulkAction, subject: BulkSubject) {
         if subject.fromMarks { list.unmarkAll() }
-        start(BulkRun(action: action, scope: subject.scope, total: subject.count, repository: repository, activity: activity, concurrency: bulkConcurrency))
+        start(BulkRun(action: action, scope: subject.scope, total: subject.count, directory: directory, activity: activity, concurrency: bulkConcurrency))
     }
 
     private func start(_ run: BulkRun) {
@@ -255,11 +255,11 @@ extension AppModel {
         remove(.bulkSummary(run))
         guard !targets.isEmpty else {
             if run.findError != nil {
-                start(BulkRun(action: run.action, scope: run.scope, total: run.progress.total, repository: repository, activity: activity, concurrency: bulkConcurrency))
+                start(BulkRun(action: run.action, scope: run.scope, total: run.progress.total, directory: directory, activity: activity, concurrency: bulkConcurrency))
             }
             return
         }
-        start(BulkRun(action: run.action, scope: .users(targets), total: targets.count, repository: repository, activity: activity, concurrency: bulkConcurrency))
+        start(BulkRun(action: run.action, scope: .users(targets), total: targets.count, directory: directory, activity: activity, concurrency: bulkConcurrency))
     }
 
     private func bulkRunFinished(_ run: BulkRun) {
@@ -325,10 +325,10 @@ extension AppModel {
             showStatus(emails.count == 1 ? "Copied \(emails[0])" : "Copied \(CountFormat.grouped(emails.count)) emails")
             return
         }
-        let repository = self.repository
+        let directory = self.directory
         _ = activity.startLoad { [weak self] in
             do {
-                let emails = try await Self.emails(of: query, except: except, limit: Self.copyLimit, from: repository)
+                let emails = try await Self.emails(of: query, except: except, limit: Self.copyLimit, from: directory)
                 guard let self else { return }
                 clipboard.copy(emails.joined(separator: "\n"))
                 if emails.count >= Self.copyLimit, marks.count > emails.count || marks.isLowerBound {
@@ -343,12 +343,12 @@ extension AppModel {
         }
     }
 
-    nonisolated static func emails(of query: Marks.Query, except: Set<String>, limit: Int, from repository: any UserRepository) async throws -> [String] {
+    nonisolated static func emails(of query: Marks.Query, except: Set<String>, limit: Int, from directory: any Directory) async throws -> [String] {
         var emails: [String] = []
         var page = 1
         let perPage = BulkRun.findPageSize
         while emails.count < limit {
-            let result = try await repository.list(query.filter.applied(to: UserQuery(
+            let result = try await directory.listUsers(query.filter.applied(to: UserQuery(
                 page: page, perPage: perPage, search: query.search.isEmpty ? nil : query.search, sort: query.sort)))
             emails += result.items.lazy.filter { !except.contains($0.id) }.map(\.email)
             if result.items.count < perPage || (!result.totalIsLowerBound && page * perPage >= result.total) { break }

@@ -99,7 +99,7 @@ extension AppModel {
     }
 
     private func export(_ query: UserQuery, columns: [CSVColumn], to path: String) {
-        let export = ExportModel(query: query, columns: columns, destination: path, repository: repository,
+        let export = ExportModel(query: query, columns: columns, destination: path, directory: directory,
                                  activity: activity, pageSize: exportPageSize)
         export.onEnd = { [weak self] export in
             guard let self, export.phase == .cancelled else { return }
@@ -111,7 +111,7 @@ extension AppModel {
     }
 
     func showImport(_ plan: ImportPlan) {
-        let model = ImportModel(plan: plan, repository: repository, activity: activity)
+        let model = ImportModel(plan: plan, directory: directory, activity: activity)
         model.onFinish = { [weak self] model in
             guard let self else { return }
             if quitsAfterImport {

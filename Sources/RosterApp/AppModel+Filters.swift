@@ -81,10 +81,10 @@ extension AppModel {
 
     private func lookUpGroup(named name: String, then filter: ListFilter, line: String) {
         groupLookup?.cancel()
-        let repository = self.repository
+        let directory = self.directory
         groupLookup = activity.startLoad { [weak self] in
             do {
-                let found = try await repository.groups(named: name, limit: Self.groupLookupLimit)
+                let found = try await directory.groups(named: name, limit: Self.groupLookupLimit)
                 guard let self else { return }
                 groupLookup = nil
                 switch GroupMatch.pick(name, from: found) {

@@ -15,7 +15,7 @@ public final class AppModel {
     public let activity: Activity
     public let list: UserListModel
     public let detail: UserDetailModel
-    /// The groups view, where the directory's groups can be managed (nil: no group repository).
+    /// The groups view, where the directory's groups can be managed (nil: no group directory).
     public let groupsView: GroupsViewModel?
     /// Which view the base layer shows; `Tab` switches (AppModel+Groups).
     public internal(set) var mainView = MainView.users
@@ -53,8 +53,8 @@ public final class AppModel {
     /// second Ctrl-C): the front end saves `unsavedDraft` for the next start.
     public internal(set) var keepsDraftOnExit = false
 
-    @ObservationIgnored let repository: any UserRepository
-    @ObservationIgnored let groupRepository: (any GroupRepository)?
+    /// The one directory every model reads and writes through.
+    @ObservationIgnored let directory: any Directory
     /// Where `y` puts text: the terminal's clipboard (OSC 52); nil where there is none.
     @ObservationIgnored let clipboard: (any Clipboard)?
     /// The group lookup of the filter line in flight.
@@ -74,19 +74,17 @@ public final class AppModel {
     @ObservationIgnored private var nextID = 0
 
     public init(
-        repository: any UserRepository, clock: any Clock<Duration> = ContinuousClock(),
-        perPage: Int = UserQuery.defaultPerPage, scrollStyle: ScrollStyle = .line, clipboard: (any Clipboard)? = nil,
-        groups: (any GroupRepository)? = nil
+        directory: any Directory, clock: any Clock<Duration> = ContinuousClock(),
+        perPage: Int = UserQuery.defaultPerPage, scrollStyle: ScrollStyle = .line, clipboard: (any Clipboard)? = nil
     ) {
-        self.repository = repository
-        self.groupRepository = groups
+        self.directory = directory
         self.clipboard = clipboard
         let activity = Activity(clock: clock)
         self.activity = activity
-        list = UserListModel(repository: repository, activity: activity, perPage: perPage)
+        list = UserListModel(directory: directory, activity: activity, perPage: perPage)
         list.scrollStyle = scrollStyle
-        detail = UserDetailModel(repository: repository, activity: activity)
-        groupsView = groups.map { GroupsViewModel(repository: $0, activity: activity, perPage: perPage) }
+        detail = UserDetailModel(directory: directory, activity: activity)
+        groupsView = GroupsViewModel(directory: directory, activity: activity, perPage: perPage)
         list.onSelectedUserChange = { [weak self] user in
             self?.detail.show(user)
         }
@@ -101,11 +99,11 @@ public final class AppModel {
         wireGroupsView()
     }
 
-    /// Asks the repository what it can do, and says so when a search means less than usual.
+    /// Asks the directory what it can do, and says so when a search means less than usual.
     func learnTraits() {
-        let repository = self.repository
+        let directory = self.directory
         Task { [weak self] in
-            let learnt = await repository.traits()
+            let learnt = await directory.traits()
             guard let self else { return }
             let searched = !list.searchText.isEmpty
             if traits != learnt { traits = learnt }
@@ -285,10 +283,10 @@ public final class AppModel {
         var draft = user.draft
         draft.status = user.status == .suspended ? .active : .suspended
         let verb = draft.status == .suspended ? "Suspended" : "Reactivated"
-        let repository = self.repository
+        let directory = self.directory
         _ = activity.startLoad { [weak self] in
             do {
-                let saved = try await repository.update(id: user.id, with: draft)
+                let saved = try await directory.updateUser(id: user.id, with: draft)
                 guard let self else { return }
                 showStatus("\(verb) \(saved.name)")
                 list.refresh(selecting: saved.id)
@@ -309,11 +307,11 @@ public final class AppModel {
             showStatus("No user selected", kind: .warning)
             return
         }
-        let repository = self.repository
+        let directory = self.directory
         let confirm = ConfirmModel(
             title: "Delete user", message: "Delete \(user.name) <\(user.email)>? This cannot be undone.",
             confirmLabel: "Delete", isDestructive: true, activity: activity,
-            action: { try await repository.delete(id: user.id) })
+            action: { try await directory.deleteUser(id: user.id) })
         confirm.onFinish = { [weak self, weak confirm] outcome in
             guard let self, let confirm else { return }
             remove(.confirm(confirm))
@@ -326,7 +324,7 @@ public final class AppModel {
     }
 
     func makeForm(_ mode: FormMode) -> UserFormModel {
-        let form = UserFormModel(mode: mode, repository: repository, activity: activity, traits: traits)
+        let form = UserFormModel(mode: mode, directory: directory, activity: activity, traits: traits)
         form.onSaved = { [weak self, weak form] user in
             guard let self, let form else { return }
             remove(.form(form))

@@ -28,13 +28,13 @@ public final class ExportModel {
     /// Told when the run ends, whichever way.
     @ObservationIgnored public var onEnd: (@MainActor (ExportModel) -> Void)?
 
-    @ObservationIgnored private let repository: any UserRepository
+    @ObservationIgnored private let directory: any Directory
     @ObservationIgnored private let activity: Activity
     @ObservationIgnored private var work: TrackedTask?
     @ObservationIgnored private var sink: CSVFileSink?
 
     /// - Parameter query: the list's query; paging is the export's own.
-    init(query: UserQuery, columns: [CSVColumn], destination: String, repository: any UserRepository, activity: Activity,
+    init(query: UserQuery, columns: [CSVColumn], destination: String, directory: any Directory, activity: Activity,
          pageSize: Int = ExportModel.defaultPageSize) {
         var query = query
         query.page = 1
@@ -42,7 +42,7 @@ public final class ExportModel {
         self.query = query
         self.columns = columns
         self.destination = destination
-        self.repository = repository
+        self.directory = directory
         self.activity = activity
     }
 
@@ -64,14 +64,14 @@ public final class ExportModel {
         self.sink = sink
         let encoder = UserCSVEncoder(columns: columns)
         let stopwatch = Stopwatch(clock: activity.clock)
-        let repository = self.repository
+        let directory = self.directory
         let query = self.query
         work = activity.startLoad { [weak self] in
             do {
                 try sink.write(encoder.header)
                 var number = 1
                 while true {
-                    let page = try await repository.list(query.atPage(number))
+                    let page = try await directory.listUsers(query.atPage(number))
                     guard let self, self.phase == .running else { return }
                     try sink.write(encoder.records(for: page.items))
                     if !page.totalIsLowerBound { progress.total = page.total }

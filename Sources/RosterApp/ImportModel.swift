@@ -39,16 +39,16 @@ public final class ImportModel {
     /// Told when the run has ended and the report is written.
     @ObservationIgnored public var onFinish: (@MainActor (ImportModel) -> Void)?
 
-    @ObservationIgnored private let repository: any UserRepository
+    @ObservationIgnored private let directory: any Directory
     @ObservationIgnored private let activity: Activity
     @ObservationIgnored private let concurrency: Int
     @ObservationIgnored private var work: TrackedTask?
     /// Lines whose create is on its way: if Roster quits now, their outcome is not known.
     @ObservationIgnored private var inFlightLines = Set<Int>()
 
-    init(plan: ImportPlan, repository: any UserRepository, activity: Activity, concurrency: Int = ImportModel.defaultConcurrency) {
+    init(plan: ImportPlan, directory: any Directory, activity: Activity, concurrency: Int = ImportModel.defaultConcurrency) {
         self.plan = plan
-        self.repository = repository
+        self.directory = directory
         self.activity = activity
         self.concurrency = max(1, concurrency)
         progress = ProgressMeter(total: plan.validCount)
@@ -100,7 +100,7 @@ public final class ImportModel {
 
     /// Keeps `concurrency` creates in flight until every row is sent or the run is stopped.
     private func run(stopwatch: Stopwatch) async {
-        let repository = self.repository
+        let directory = self.directory
         let plan = self.plan
         var pending = plan.validRows.makeIterator()
         await withTaskGroup(of: ImportOutcome.self) { group in
@@ -109,7 +109,7 @@ public final class ImportModel {
                 while inFlight < concurrency, phase == .running, let row = pending.next(), let draft = row.draft {
                     let key = plan.idempotencyKey(for: row)
                     group.addTask {
-                        ImportOutcome(line: row.line, email: row.email, kind: await Self.send(draft, key: key, to: repository))
+                        ImportOutcome(line: row.line, email: row.email, kind: await Self.send(draft, key: key, to: directory))
                     }
                     inFlight += 1
                     inFlightLines.insert(row.line)
@@ -158,17 +158,17 @@ public final class ImportModel {
 
     /// One row: looked up by email first (there already: skipped), else created with the
     /// row's own key. A 409 means someone made the email meanwhile: skipped too.
-    nonisolated static func send(_ draft: UserDraft, key: String, to repository: any UserRepository) async -> ImportOutcome.Kind {
+    nonisolated static func send(_ draft: UserDraft, key: String, to directory: any Directory) async -> ImportOutcome.Kind {
         do {
-            if let existing = try await existingUser(email: draft.email, in: repository) {
+            if let existing = try await existingUser(email: draft.email, in: directory) {
                 return .alreadyExists(id: existing.id)
             }
-            let user = try await repository.create(draft, idempotencyKey: key)
+            let user = try await directory.createUser(draft, idempotencyKey: key)
             return .created(id: user.id)
         } catch let error as APIError {
             switch error {
             case .conflict:
-                let existing = try? await existingUser(email: draft.email, in: repository)
+                let existing = try? await existingUser(email: draft.email, in: directory)
                 if existing != nil || error.fieldErrors.contains(where: { $0.field == "email" }) {
                     return .alreadyExists(id: existing?.id)
                 }
@@ -185,8 +185,8 @@ public final class ImportModel {
     }
 
     /// The user with exactly this email (in any case), if there is one.
-    nonisolated static func existingUser(email: String, in repository: any UserRepository) async throws -> User? {
-        let page = try await repository.list(UserQuery(perPage: 20, search: email))
+    nonisolated static func existingUser(email: String, in directory: any Directory) async throws -> User? {
+        let page = try await directory.listUsers(UserQuery(perPage: 20, search: email))
         return page.items.first { $0.email.lowercased() == email.lowercased() }
     }
 }

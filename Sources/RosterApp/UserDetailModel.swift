@@ -18,7 +18,7 @@ public final class UserDetailModel {
     /// list's copy if loading failed.
     public private(set) var state: LoadState<User> = .idle
 
-    @ObservationIgnored private let repository: any UserRepository
+    @ObservationIgnored private let directory: any Directory
     @ObservationIgnored private let activity: Activity
     /// The fetch of the shown user, while it runs.
     @ObservationIgnored private var work: TrackedTask?
@@ -29,8 +29,8 @@ public final class UserDetailModel {
     /// The user the pane moves to once the selection has rested, if it has not yet.
     @ObservationIgnored public private(set) var pendingUserID: String?
 
-    public init(repository: any UserRepository, activity: Activity) {
-        self.repository = repository
+    public init(directory: any Directory, activity: Activity) {
+        self.directory = directory
         self.activity = activity
         settle = MovableTimer(activity: activity)
     }
@@ -86,10 +86,10 @@ public final class UserDetailModel {
     private var isFailed: Bool { state.error != nil }
 
     private func fetch(_ id: String, ticket: Int) {
-        let repository = self.repository
+        let directory = self.directory
         work = activity.startLoad(spinnerAfter: Activity.backgroundGrace) { [weak self] in
             do {
-                let user = try await repository.get(id: id)
+                let user = try await directory.user(id: id)
                 guard let self, ticket == self.ticket else { return }
                 work = nil
                 state = .loaded(user)

@@ -40,7 +40,7 @@ public final class UserFormModel {
     /// server's version.
     @ObservationIgnored public var onConflict: (@MainActor (EditConflict) -> Void)?
 
-    @ObservationIgnored private let repository: any UserRepository
+    @ObservationIgnored private let directory: any Directory
     @ObservationIgnored private let activity: Activity
     @ObservationIgnored private var initial: (name: String, email: String, userName: String, role: Role, status: Status)
     @ObservationIgnored private var userNameFollowsEmail: Bool
@@ -50,9 +50,9 @@ public final class UserFormModel {
     /// its key and a server that replays keys creates the user once.
     @ObservationIgnored private var idempotencyKey = IdempotencyKey.make()
 
-    public init(mode: FormMode, repository: any UserRepository, activity: Activity, traits: DirectoryTraits = .rosterAPI) {
+    public init(mode: FormMode, directory: any Directory, activity: Activity, traits: DirectoryTraits = .rosterAPI) {
         self.mode = mode
-        self.repository = repository
+        self.directory = directory
         self.activity = activity
         switch mode {
         case .create:
@@ -273,12 +273,12 @@ public final class UserFormModel {
         if formError != nil { formError = nil }
         if !serverErrors.isEmpty { serverErrors = [:] }
         let mode = self.mode
-        let repository = self.repository
+        let directory = self.directory
         _ = activity.startLoad { [weak self] in
             do {
                 let user: User = switch mode {
-                case .create: try await repository.create(draft, idempotencyKey: idempotencyKey)
-                case .edit(let original): try await repository.update(id: original.id, with: draft)
+                case .create: try await directory.createUser(draft, idempotencyKey: idempotencyKey)
+                case .edit(let original): try await directory.updateUser(id: original.id, with: draft)
                 }
                 self?.saved(user)
             } catch {
@@ -318,10 +318,10 @@ public final class UserFormModel {
         case .preconditionFailed:
             guard case .edit(let original) = mode else { fallthrough }
             submission = .editing
-            let repository = self.repository
+            let directory = self.directory
             _ = activity.startLoad { [weak self] in
                 do {
-                    let server = try await repository.get(id: original.id)
+                    let server = try await directory.user(id: original.id)
                     self?.onConflict?(EditConflict(original: original, server: server))
                 } catch {
                     guard let self, let failure = APIError.shown(for: error) else { return }

@@ -46,10 +46,10 @@ extension UserListModel {
         let id = nextPageLoadID
         let generation = listing.generation
         let query = listing.query(forPage: page)
-        let repository = self.repository
+        let directory = self.directory
         let task = activity.startLoad(spinnerAfter: inBackground ? Activity.backgroundGrace : .zero) { [weak self] in
             let result: Result<Page<User>, any Error>
-            do { result = .success(try await repository.list(query)) } catch { result = .failure(error) }
+            do { result = .success(try await directory.listUsers(query)) } catch { result = .failure(error) }
             self?.finishPageLoad(page, id: id, generation: generation, result: result)
         }
         pageLoads[page] = (id, task)

@@ -44,7 +44,7 @@ public final class UserListModel {
     /// Told after each load, search, sort or refresh that succeeded.
     @ObservationIgnored public var onReloadSuccess: (@MainActor () -> Void)?
 
-    @ObservationIgnored let repository: any UserRepository
+    @ObservationIgnored let directory: any Directory
     @ObservationIgnored let activity: Activity
     @ObservationIgnored let window: PageWindow
     /// Bumped by every reload started or abandoned: older answers are dropped.
@@ -63,9 +63,9 @@ public final class UserListModel {
     @ObservationIgnored var direction: PageWindow.Direction = .down
     @ObservationIgnored var reportedUser: User?
 
-    public init(repository: any UserRepository, activity: Activity, perPage: Int = UserQuery.defaultPerPage) {
+    public init(directory: any Directory, activity: Activity, perPage: Int = UserQuery.defaultPerPage) {
         let perPage = min(max(perPage, UserQuery.perPageRange.lowerBound), UserQuery.perPageRange.upperBound)
-        self.repository = repository
+        self.directory = directory
         self.activity = activity
         self.perPage = perPage
         self.window = PageWindow(perPage: perPage)
@@ -142,10 +142,10 @@ public final class UserListModel {
             request.filter.applied(to: UserQuery(
                 page: $0, perPage: perPage, search: request.search.isEmpty ? nil : request.search, sort: request.sort))
         }
-        let repository = self.repository
+        let directory = self.directory
         let task = activity.startLoad { [weak self] in
             do {
-                let pages = try await Self.fetch(queries, from: repository)
+                let pages = try await Self.fetch(queries, from: directory)
                 self?.finishReload(request, generation: generation, pages: pages)
             } catch {
                 self?.failReload(request, generation: generation, error: error)
@@ -191,11 +191,11 @@ public final class UserListModel {
     }
 
     /// Several pages at once (a refresh of a screen spanning two pages); all or nothing.
-    nonisolated static func fetch(_ queries: [UserQuery], from repository: any UserRepository) async throws -> [Page<User>] {
-        if queries.count == 1 { return [try await repository.list(queries[0])] }
+    nonisolated static func fetch(_ queries: [UserQuery], from directory: any Directory) async throws -> [Page<User>] {
+        if queries.count == 1 { return [try await directory.listUsers(queries[0])] }
         return try await withThrowingTaskGroup(of: (Int, Page<User>).self) { group in
             for (index, query) in queries.enumerated() {
-                group.addTask { (index, try await repository.list(query)) }
+                group.addTask { (index, try await directory.listUsers(query)) }
             }
             var pages = [Page<User>?](repeating: nil, count: queries.count)
             for try await (index, page) in group { pages[index] = page }

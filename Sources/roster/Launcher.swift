@@ -68,11 +68,8 @@ struct Launcher {
         if embedded != nil { options.bulkConcurrency = 2 }
         let exitCode: Int32
         do {
-            let repository = embedded != nil
-                ? DialectRepository(client: client, choice: .roster)
-                : DialectRepository(client: client, choice: settings.api)
-            exitCode = try await TerminalApp.run(
-                repository: repository, groups: DialectGroupRepository(users: repository), options: options, logger: logger)
+            let directory = RemoteDirectory(client: client, choice: embedded != nil ? .roster : settings.api)
+            exitCode = try await TerminalApp.run(directory: directory, options: options, logger: logger)
         } catch {
             await transport.shutdown(waitingAtMost: .milliseconds(250))
             await embedded?.shutdown()

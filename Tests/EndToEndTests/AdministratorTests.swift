@@ -12,8 +12,8 @@ extension EndToEndTests {
     @Test func filteringByStatusShowsOnlyThoseUsersAndTheServersCount() async throws {
         let server = try await ServerProcess(seed: 300)
         defer { server.stop() }
-        let suspended = try await server.repository.list(UserQuery(perPage: 20, status: .suspended))
-        let invited = try await server.repository.list(UserQuery(perPage: 20, status: .invited))
+        let suspended = try await server.repository.listUsers(UserQuery(perPage: 20, status: .suspended))
+        let invited = try await server.repository.listUsers(UserQuery(perPage: 20, status: .invited))
         #expect(suspended.total > 0 && suspended.total < 300)
         let session = try RosterSession(server: server)
         try await session.tmux.waitFor("1 / 300")
@@ -38,7 +38,7 @@ extension EndToEndTests {
         try await session.tmux.waitFor("1 / \(String.grouped(invited.total)) ")
         let first = try #require(invited.items.first)
         let needle = String(first.email.prefix(while: { $0 != "@" }))
-        let both = try await server.repository.list(UserQuery(search: needle, status: .invited))
+        let both = try await server.repository.listUsers(UserQuery(search: needle, status: .invited))
         try session.tmux.send("/")
         try session.tmux.type(needle)
         try session.tmux.send("Enter")
@@ -52,7 +52,7 @@ extension EndToEndTests {
     @Test func yCopiesTheEmailWithOSC52IntoTmuxsBuffer() async throws {
         let server = try await ServerProcess(seed: 20)
         defer { server.stop() }
-        let second = try await server.repository.list(UserQuery(perPage: 2)).items[1]
+        let second = try await server.repository.listUsers(UserQuery(perPage: 2)).items[1]
         let session = try RosterSession(server: server)
         // tmux takes an application's OSC 52 into a paste buffer only with set-clipboard on.
         try session.tmux.setServerOption("set-clipboard", "on")
@@ -101,7 +101,7 @@ extension EndToEndTests {
         try next.tmux.type("zoe.draft@example.com")
         try next.tmux.send("Enter")
         try await next.tmux.waitFor("Created Zoë Draft")
-        #expect(try await server.repository.list(UserQuery(search: "zoe.draft@example.com")).total == 1)
+        #expect(try await server.repository.listUsers(UserQuery(search: "zoe.draft@example.com")).total == 1)
     }
 
     /// The roster process in the pane: the pane's shell's child (or the shell, once exec'd).

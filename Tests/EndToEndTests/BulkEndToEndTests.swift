@@ -10,7 +10,7 @@ extension EndToEndTests {
     @Test func markingThreeUsersAndSuspendingThemSuspendsThemOnTheServer() async throws {
         let server = try await ServerProcess(seed: 300)
         defer { server.stop() }
-        let firstThree = try await server.repository.list(UserQuery(perPage: 3)).items
+        let firstThree = try await server.repository.listUsers(UserQuery(perPage: 3)).items
         let session = try RosterSession(server: server)
         try await session.tmux.waitFor("1 / 300")
 
@@ -23,7 +23,7 @@ extension EndToEndTests {
         try session.tmux.send("y")
         try await session.tmux.waitForScreen("the run to end") { $0.contains("Suspended ") && $0.contains(" in ") && !$0.contains("marked") }
         for user in firstThree {
-            #expect(try await server.repository.get(id: user.id).status == .suspended, "\(user.name) is suspended on the server")
+            #expect(try await server.repository.user(id: user.id).status == .suspended, "\(user.name) is suspended on the server")
         }
     }
 
@@ -32,7 +32,7 @@ extension EndToEndTests {
         let server = try await ServerProcess(seed: 1000, extraArguments: ["--latency", "40"])
         defer { server.stop() }
         let search = "example.net"
-        let matching = try await server.repository.list(UserQuery(perPage: 1, search: search)).total
+        let matching = try await server.repository.listUsers(UserQuery(perPage: 1, search: search)).total
         #expect((150...260).contains(matching), "about 200 users match \(search): \(matching)")
         let group = try await createGroup("Movers", on: server)
         let session = try RosterSession(server: server)
@@ -58,7 +58,7 @@ extension EndToEndTests {
         }
         #expect(midRun.contains("Esc stop"))
         try await session.tmux.waitFor("Added \(matching) users to Movers", timeout: .seconds(60))
-        let members = try await server.repository.list(UserQuery(perPage: 1, group: group.id)).total
+        let members = try await server.repository.listUsers(UserQuery(perPage: 1, group: group.id)).total
         #expect(members == matching, "the server has every matching user in the group")
     }
 

@@ -9,9 +9,9 @@ extension EndToEndTests {
     @Test func exportingTheFilteredListWritesWhatTheAPIListsToTheFile() async throws {
         let server = try await ServerProcess(seed: 300)
         defer { server.stop() }
-        let active = try await server.repository.list(UserQuery(perPage: 200, status: .active))
+        let active = try await server.repository.listUsers(UserQuery(perPage: 200, status: .active))
         var expected = active.items
-        if active.total > 200 { expected += try await server.repository.list(UserQuery(page: 2, perPage: 200, status: .active)).items }
+        if active.total > 200 { expected += try await server.repository.listUsers(UserQuery(page: 2, perPage: 200, status: .active)).items }
         let session = try RosterSession(server: server)
         try await session.tmux.waitFor("1 / 300")
 
@@ -64,12 +64,12 @@ extension EndToEndTests {
         let preview = try await session.tmux.waitFor("48 to create · 2 bad rows (not sent)")
         #expect(preview.contains("invalid email “not-an-email”"), "\(preview)")
         #expect(preview.contains("duplicate email: also on line 2"), "\(preview)")
-        #expect(try await server.repository.list(UserQuery()).total == 0, "the preview sends nothing")
+        #expect(try await server.repository.listUsers(UserQuery()).total == 0, "the preview sends nothing")
 
         try session.tmux.send("Enter")
         let done = try await session.tmux.waitFor("Import hires.csv — done")
         #expect(done.contains("48 created"))
-        #expect(try await server.repository.list(UserQuery()).total == 48)
+        #expect(try await server.repository.listUsers(UserQuery()).total == 48)
         let reports = try FileManager.default.contentsOfDirectory(atPath: server.directory.path)
             .filter { $0.hasPrefix("hires.import-report-") && $0.hasSuffix(".csv") }
         #expect(reports.count == 1)

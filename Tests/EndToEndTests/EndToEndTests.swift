@@ -14,7 +14,7 @@ struct EndToEndTests {
     @Test func browsingFollowsTheSelectionToTheEndAndBack() async throws {
         let server = try await ServerProcess(seed: 2000)
         defer { server.stop() }
-        let firstPage = try await server.repository.list(UserQuery(perPage: 10))
+        let firstPage = try await server.repository.listUsers(UserQuery(perPage: 10))
         let session = try RosterSession(server: server)
         try await session.tmux.waitFor("1 / 2,000")
 
@@ -28,7 +28,7 @@ struct EndToEndTests {
 
         try session.tmux.send("G")
         try await session.tmux.waitFor("2,000 / 2,000")
-        let last = try await server.repository.list(UserQuery(page: 40, perPage: 50)).items.last!
+        let last = try await server.repository.listUsers(UserQuery(page: 40, perPage: 50)).items.last!
         try await waitUntil("the detail pane to show the last user, \(last.email)") {
             try session.detailPane().contains(last.id)
         }
@@ -100,8 +100,8 @@ struct EndToEndTests {
         }
         try session.tmux.send("Enter")
         try await session.tmux.waitFor("Created Ana Silva")
-        let users = SCIMUserRepository(client: peer.client())
-        let created = try #require(try await users.list(UserQuery(search: "ana.silva@example.com")).items.first)
+        let users = SCIMDirectory(client: peer.client())
+        let created = try #require(try await users.listUsers(UserQuery(search: "ana.silva@example.com")).items.first)
         #expect(created.scim?.userName == "ana.silva@example.com")
 
         // Edit the new user once the list has reloaded and selected it (first by name).
@@ -134,7 +134,7 @@ struct EndToEndTests {
     @Test func searchNarrowsTheList() async throws {
         let server = try await ServerProcess(seed: 2000)
         defer { server.stop() }
-        let matches = try await server.repository.list(UserQuery(perPage: 200, search: "ana"))
+        let matches = try await server.repository.listUsers(UserQuery(perPage: 200, search: "ana"))
         #expect(matches.total > 0 && matches.total < 2000)
         let session = try RosterSession(server: server)
         try await session.tmux.waitFor("1 / 2,000")
@@ -166,7 +166,7 @@ struct EndToEndTests {
         try await session.tmux.waitFor("Created Zoë Þórsdóttir")
         try await session.tmux.waitFor("101 users")
 
-        let found = try await server.repository.list(UserQuery(search: "zoe.thorsdottir@example.is"))
+        let found = try await server.repository.listUsers(UserQuery(search: "zoe.thorsdottir@example.is"))
         #expect(found.total == 1)
         #expect(found.items.first?.name == "Zoë Þórsdóttir")
         #expect(found.items.first?.role == .viewer)
@@ -181,7 +181,7 @@ struct EndToEndTests {
     @Test func aTakenEmailShowsTheServersMessageUnderEmailAndKeepsWhatWasTyped() async throws {
         let server = try await ServerProcess(seed: 100)
         defer { server.stop() }
-        let taken = try await server.repository.list(UserQuery(perPage: 1)).items[0].email
+        let taken = try await server.repository.listUsers(UserQuery(perPage: 1)).items[0].email
         let session = try RosterSession(server: server)
         try await session.tmux.waitFor("1 / 100")
 
@@ -197,7 +197,7 @@ struct EndToEndTests {
         #expect(lines[errorLine - 1].contains("Email"), "the message sits under the Email field")
         #expect(lines[errorLine - 1].contains(taken), "what was typed is kept")
         #expect(screen.contains("Ana Lima"))
-        #expect(try await server.repository.list(UserQuery()).total == 100, "nothing was created")
+        #expect(try await server.repository.listUsers(UserQuery()).total == 100, "nothing was created")
     }
 
     @Test func aFailingServerShowsTheErrorDialogAndRRetries() async throws {
@@ -216,7 +216,7 @@ struct EndToEndTests {
     @Test func editingAndDeletingWithConfirmation() async throws {
         let server = try await ServerProcess(seed: 100)
         defer { server.stop() }
-        let second = try await server.repository.list(UserQuery(perPage: 2)).items[1]
+        let second = try await server.repository.listUsers(UserQuery(perPage: 2)).items[1]
         let session = try RosterSession(server: server)
         try await session.tmux.waitFor("1 / 100")
 
@@ -228,7 +228,7 @@ struct EndToEndTests {
         try session.tmux.type("Renamed Person")
         try session.tmux.send("Enter")
         try await session.tmux.waitFor("Saved Renamed Person")
-        #expect(try await server.repository.get(id: second.id).name == "Renamed Person")
+        #expect(try await server.repository.user(id: second.id).name == "Renamed Person")
 
         // Find them again and delete, answering the confirmation.
         try session.tmux.send("/")
@@ -239,12 +239,12 @@ struct EndToEndTests {
         try await session.tmux.waitFor("Delete user")
         try session.tmux.send("n")
         try await session.tmux.waitForScreen("the confirmation to close") { !$0.contains("Delete user") }
-        #expect(try await server.repository.get(id: second.id).id == second.id, "n keeps the user")
+        #expect(try await server.repository.user(id: second.id).id == second.id, "n keeps the user")
         try session.tmux.send("d")
         try await session.tmux.waitFor("Delete user")
         try session.tmux.send("y")
         try await session.tmux.waitFor("Deleted Renamed Person")
-        await #expect(throws: APIError.self) { try await server.repository.get(id: second.id) }
+        await #expect(throws: APIError.self) { try await server.repository.user(id: second.id) }
     }
 
     @Test func resizingTo80x24PutsTheDetailPaneBelowTheList() async throws {

@@ -9,7 +9,7 @@ extension EndToEndTests {
     @Test func tabToGroupsCreateOneAddAMemberSeeItInTheirDetailAndRemoveIt() async throws {
         let server = try await ServerProcess(seed: 20)
         defer { server.stop() }
-        let first = try #require(try await server.repository.list(UserQuery(perPage: 1)).items.first)
+        let first = try #require(try await server.repository.listUsers(UserQuery(perPage: 1)).items.first)
         let session = try RosterSession(server: server)
         try await session.tmux.waitFor("1 / 20")
 
@@ -32,7 +32,7 @@ extension EndToEndTests {
         }
         try session.tmux.send("Enter")
         try await session.tmux.waitFor("Added \(first.name) to Night Shift")
-        #expect(try await server.repository.get(id: first.id).groups.map(\.name) == ["Night Shift"])
+        #expect(try await server.repository.user(id: first.id).groups.map(\.name) == ["Night Shift"])
         // The count comes with the add's answer; the members list is read again after it.
         try await session.tmux.waitForScreen("the group to count and list its member") {
             $0.contains("1 / 1") && $0.contains(first.email)
@@ -52,7 +52,7 @@ extension EndToEndTests {
         try await session.tmux.waitFor("Night Shift")
         try session.tmux.send("Enter")
         try await session.tmux.waitFor("Removed \(first.name) from Night Shift")
-        #expect(try await server.repository.get(id: first.id).groups.isEmpty)
+        #expect(try await server.repository.user(id: first.id).groups.isEmpty)
         try await waitUntil("the detail pane to drop the group") { try !session.detailPane().contains("Night Shift") }
     }
 }

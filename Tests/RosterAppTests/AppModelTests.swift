@@ -7,12 +7,12 @@ import RosterApp
 @MainActor
 struct AppModelTests {
     let clock = ManualClock()
-    let repository: InMemoryUserRepository
+    let repository: InMemoryDirectory
     let app: AppModel
 
     init() {
-        repository = InMemoryUserRepository(users: searchDirectory)
-        app = AppModel(repository: repository, clock: clock)
+        repository = InMemoryDirectory(users: searchDirectory)
+        app = AppModel(directory: repository, clock: clock)
         app.setListViewport(height: 10)
     }
 
@@ -347,7 +347,7 @@ struct AppModelTests {
         await app.activity.waitForLoads()
         #expect(app.screens == [.list])
         #expect(app.statusMessage?.text == "Deleted Ana Silva")
-        #expect(await repository.user(id: "p-1") == nil)
+        #expect(await repository.storedUser(id: "p-1") == nil)
         #expect(app.list.rowCount == 5)
         #expect(app.list.selectedUser?.name == "Anabel Ruiz")
     }
@@ -364,7 +364,7 @@ struct AppModelTests {
         app.retry()
         await app.activity.waitForLoads()
         #expect(app.screens == [.list])
-        #expect(await repository.user(id: "p-1") == nil)
+        #expect(await repository.storedUser(id: "p-1") == nil)
     }
 
     @Test func cancellingADeleteDeletesNothing() async {
@@ -377,7 +377,7 @@ struct AppModelTests {
     }
 
     @Test func editAndDeleteNeedASelectedUser() async {
-        let empty = AppModel(repository: InMemoryUserRepository(), clock: clock)
+        let empty = AppModel(directory: InMemoryDirectory(), clock: clock)
         empty.start()
         await empty.activity.waitForLoads()
         empty.editSelected()
@@ -490,10 +490,10 @@ struct AppModelTests {
 @MainActor
 struct SuspendTests {
     let clock = ManualClock()
-    let repository = InMemoryUserRepository(generatedCount: 5)
+    let repository = InMemoryDirectory(generatedCount: 5)
 
     func started() async -> AppModel {
-        let app = AppModel(repository: repository, clock: clock)
+        let app = AppModel(directory: repository, clock: clock)
         app.setListViewport(height: 10)
         app.start()
         await app.activity.waitForLoads()
@@ -506,11 +506,11 @@ struct SuspendTests {
         #expect(first.status != .suspended)
         app.toggleSuspended()
         await app.activity.waitForLoads()
-        #expect(await repository.user(id: first.id)?.status == .suspended)
+        #expect(await repository.storedUser(id: first.id)?.status == .suspended)
         #expect(app.statusMessage?.text == "Suspended \(first.name)")
         app.toggleSuspended()
         await app.activity.waitForLoads()
-        #expect(await repository.user(id: first.id)?.status == .active)
+        #expect(await repository.storedUser(id: first.id)?.status == .active)
         #expect(app.statusMessage?.text == "Reactivated \(first.name)")
     }
 
@@ -527,17 +527,17 @@ struct SuspendTests {
         #expect(dialog.title == "Could not suspend \(first.name)")
         app.retry()
         await app.activity.waitForLoads()
-        #expect(await repository.user(id: first.id)?.status == .suspended)
+        #expect(await repository.storedUser(id: first.id)?.status == .suspended)
     }
 }
 
 @Suite("AppModel: a save refused because someone changed the user", .timeLimit(.minutes(5)))
 @MainActor
 struct EditConflictTests {
-    let repository = InMemoryUserRepository(generatedCount: 5)
+    let repository = InMemoryDirectory(generatedCount: 5)
 
     @Test func theDialogSaysWhatChangedAndOneKeyAppliesTheEditsToTheServersVersion() async throws {
-        let app = AppModel(repository: repository, clock: ManualClock())
+        let app = AppModel(directory: repository, clock: ManualClock())
         app.setListViewport(height: 10)
         app.start()
         await app.activity.waitForLoads()
@@ -565,7 +565,7 @@ struct EditConflictTests {
         #expect(dialog.confirmLabel == "Apply my edits")
         app.confirm()
         await app.activity.waitForLoads()
-        let stored = await repository.user(id: original.id)
+        let stored = await repository.storedUser(id: original.id)
         #expect(stored?.name == "Renamed Here", "my edit")
         #expect(stored?.status == theirs.status, "their change, not overwritten")
         guard case .list = app.topScreen else {
@@ -578,13 +578,13 @@ struct EditConflictTests {
 @Suite("AppModel: what the server cannot do is said", .timeLimit(.minutes(5)))
 @MainActor
 struct DirectoryTraitsTests {
-    let repository = InMemoryUserRepository(generatedCount: 30)
+    let repository = InMemoryDirectory(generatedCount: 30)
 
     func started() async -> AppModel {
         await repository.setTraits(DirectoryTraits(
             dialect: .scim, canSort: false, hasRoles: false,
             searchLimitation: SCIMSearchMode.startsWith.summary))
-        let app = AppModel(repository: repository, clock: ManualClock())
+        let app = AppModel(directory: repository, clock: ManualClock())
         app.setListViewport(height: 10)
         app.start()
         await app.activity.waitForLoads()

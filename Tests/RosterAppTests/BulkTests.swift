@@ -19,9 +19,9 @@ struct BulkTests {
         }
     }
 
-    func app(_ repository: InMemoryUserRepository, perPage: Int = 50, traits: DirectoryTraits = .rosterAPI) async -> AppModel {
+    func app(_ repository: InMemoryDirectory, perPage: Int = 50, traits: DirectoryTraits = .rosterAPI) async -> AppModel {
         await repository.setTraits(traits)
-        let app = AppModel(repository: repository, clock: clock, perPage: perPage)
+        let app = AppModel(directory: repository, clock: clock, perPage: perPage)
         app.setListViewport(height: 10)
         app.start()
         await app.activity.waitForLoads()
@@ -38,12 +38,12 @@ struct BulkTests {
         app.confirm()
     }
 
-    func updatedIDs(_ repository: InMemoryUserRepository) async -> [String] {
+    func updatedIDs(_ repository: InMemoryDirectory) async -> [String] {
         await repository.calls.compactMap { if case .update(let id, _) = $0 { id } else { nil } }
     }
 
     @Test func allMatchingMarksEveryUserOfTheQueryAcrossPagesNeverLoaded() async throws {
-        let repository = InMemoryUserRepository(users: Self.activeUsers(1000))
+        let repository = InMemoryDirectory(users: Self.activeUsers(1000))
         let app = await app(repository)
         #expect(app.list.cachedPageCount <= 2, "only the first pages are loaded")
         app.markAllMatching()
@@ -70,14 +70,14 @@ struct BulkTests {
         let updated = await updatedIDs(repository)
         #expect(updated.count == 999, "one write per user, no reads: the run had just read them")
         #expect(Set(updated).count == 999)
-        #expect(await repository.user(id: User.fixture(number: 1).id)?.status == .active, "the unmarked user is left alone")
-        #expect(await repository.user(id: User.fixture(number: 1000).id)?.status == .suspended, "a user on a page never loaded")
+        #expect(await repository.storedUser(id: User.fixture(number: 1).id)?.status == .active, "the unmarked user is left alone")
+        #expect(await repository.storedUser(id: User.fixture(number: 1000).id)?.status == .suspended, "a user on a page never loaded")
         #expect(app.statusMessage?.text.hasPrefix("Suspended 999 users in") == true, "\(app.statusMessage?.text ?? "")")
     }
 
     @Test func allMatchingIsTheSearchAndFiltersAndSkipsUsersAlreadySo() async throws {
         // Every fourth user is suspended already.
-        let repository = InMemoryUserRepository(users: (1...300).map { number in
+        let repository = InMemoryDirectory(users: (1...300).map { number in
             var user = User.fixture(number: number)
             user.status = number % 4 == 0 ? .suspended : .active
             return user
@@ -102,7 +102,7 @@ struct BulkTests {
     }
 
     @Test func aPartialFailureIsSummarisedAndRRetriesJustTheFailures() async throws {
-        let repository = InMemoryUserRepository(users: Self.activeUsers(10))
+        let repository = InMemoryDirectory(users: Self.activeUsers(10))
         let app = await app(repository)
         for _ in 0..<5 { app.toggleMark() }
         #expect(app.list.marks.count == 5)
@@ -132,12 +132,12 @@ struct BulkTests {
         #expect(retriedIDs == failed, "only the two failures were sent again")
         #expect(app.topScreen == .list)
         #expect(app.bulkRun?.progress.succeeded == 2)
-        for number in 1...5 { #expect(await repository.user(id: User.fixture(number: number).id)?.status == .suspended) }
-        #expect(await repository.user(id: User.fixture(number: 6).id)?.status == .active)
+        for number in 1...5 { #expect(await repository.storedUser(id: User.fixture(number: number).id)?.status == .suspended) }
+        #expect(await repository.storedUser(id: User.fixture(number: 6).id)?.status == .active)
     }
 
     @Test func escStopsAfterTheRequestsInFlightAndTheSummarySaysWhatRan() async throws {
-        let repository = InMemoryUserRepository(users: Self.activeUsers(10))
+        let repository = InMemoryDirectory(users: Self.activeUsers(10))
         let app = await app(repository)
         for _ in 0..<10 { app.toggleMark() }
         var gates: [CallGate] = []
@@ -161,7 +161,7 @@ struct BulkTests {
     }
 
     @Test func a429WithRetryAfterHoldsEveryWorkerUntilTheWaitIsOver() async throws {
-        let repository = InMemoryUserRepository(users: Self.activeUsers(20))
+        let repository = InMemoryDirectory(users: Self.activeUsers(20))
         let app = await app(repository)
         app.markAllMatching()
         await repository.failNext(.update, with: .rateLimited(retryAfter: .seconds(5), nil))
@@ -188,7 +188,7 @@ struct BulkTests {
     }
 
     @Test func atMostFourRequestsAreInFlight() async throws {
-        let repository = InMemoryUserRepository(users: Self.activeUsers(12))
+        let repository = InMemoryDirectory(users: Self.activeUsers(12))
         let app = await app(repository)
         app.markAllMatching()
         var gates: [CallGate] = []
@@ -213,7 +213,7 @@ struct BulkTests {
         let sales = GroupReference(id: "g-sales", name: "Sales")
         var users = Self.activeUsers(30)
         users[0].groups = [sales] // user 1 is a member already; "User 00000" matches users 1–9
-        let repository = InMemoryUserRepository(users: users)
+        let repository = InMemoryDirectory(users: users)
         let app = await app(repository, traits: DirectoryTraits(dialect: .roster, hasGroups: true))
         #expect(await eventually { app.traits.hasGroups })
         app.startSearch()
@@ -235,17 +235,17 @@ struct BulkTests {
         #expect(question.message.hasPrefix("Add 9 users to Sales?"))
         app.confirm()
         await app.activity.waitForLoads()
-        let added = await repository.calls.compactMap { if case .addMember(let user, let group) = $0 { group == "g-sales" ? user : nil } else { nil } }
+        let added = await repository.calls.compactMap { if case .changeMembers(let group, let change) = $0 { group == "g-sales" ? change.add.first : nil } else { nil } }
         #expect(added.count == 8, "the member already in is not sent")
         #expect(!added.contains(users[0].id))
-        #expect(await repository.user(id: users[8].id)?.groups == [sales])
+        #expect(await repository.storedUser(id: users[8].id)?.groups == [sales])
     }
 
     @Test func yWithMarksCopiesTheirEmailsAndAllMatchingIsReadFirst() async throws {
         let clipboard = CopyTests.RecordingClipboard()
-        let repository = InMemoryUserRepository(users: Self.activeUsers(300))
+        let repository = InMemoryDirectory(users: Self.activeUsers(300))
         await repository.setTraits(.rosterAPI)
-        let app = AppModel(repository: repository, clock: clock, clipboard: clipboard)
+        let app = AppModel(directory: repository, clock: clock, clipboard: clipboard)
         app.setListViewport(height: 10)
         app.start()
         await app.activity.waitForLoads()
@@ -265,7 +265,7 @@ struct BulkTests {
     }
 
     @Test func quittingDuringARunAsksThenQuitsOnceTheRequestsInFlightAreAnswered() async throws {
-        let repository = InMemoryUserRepository(users: Self.activeUsers(10))
+        let repository = InMemoryDirectory(users: Self.activeUsers(10))
         let app = await app(repository)
         app.markAllMatching()
         var gates: [CallGate] = []
@@ -285,7 +285,7 @@ struct BulkTests {
     }
 
     @Test func theListStaysUsableDuringARun() async throws {
-        let repository = InMemoryUserRepository(users: Self.activeUsers(200))
+        let repository = InMemoryDirectory(users: Self.activeUsers(200))
         let app = await app(repository)
         app.markAllMatching()
         let gate = await repository.holdNext(.update)
@@ -305,7 +305,7 @@ struct BulkTests {
     }
 
     @Test func keysComeFirstTheRunSendsNothingNewUntilTheyPause() async throws {
-        let repository = InMemoryUserRepository(users: Self.activeUsers(40))
+        let repository = InMemoryDirectory(users: Self.activeUsers(40))
         let app = await app(repository)
         app.markAllMatching()
         var gates: [CallGate] = []

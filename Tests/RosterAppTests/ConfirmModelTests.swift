@@ -7,13 +7,13 @@ import RosterApp
 @MainActor
 struct ConfirmModelTests {
     let activity = Activity(clock: ManualClock())
-    let repository = InMemoryUserRepository(users: searchDirectory)
+    let repository = InMemoryDirectory(users: searchDirectory)
 
     func deleteAna() -> (ConfirmModel, () -> [ConfirmModel.Outcome]) {
         let repository = self.repository
         let model = ConfirmModel(
             title: "Delete user", message: "Delete Ana Silva?", confirmLabel: "Delete", isDestructive: true,
-            activity: activity, action: { _ = try await repository.delete(id: "p-1") })
+            activity: activity, action: { _ = try await repository.deleteUser(id: "p-1") })
         var outcomes: [ConfirmModel.Outcome] = []
         model.onFinish = { outcomes.append($0) }
         return (model, { outcomes })
@@ -54,7 +54,7 @@ struct ConfirmModelTests {
         #expect(model.phase == .finished)
         #expect(outcomes() == [.confirmed])
         #expect(await repository.callCount(.delete) == 1)
-        #expect(await repository.user(id: "p-1") == nil)
+        #expect(await repository.storedUser(id: "p-1") == nil)
     }
 
     @Test func aFailureStaysInTheDialogAndRetryRunsItAgain() async {
@@ -82,7 +82,7 @@ struct ConfirmModelTests {
         #expect(model.phase == .finished)
         #expect(outcomes() == [.cancelled])
         #expect(await repository.callCount(.delete) == 1)
-        #expect(await repository.user(id: "p-1") != nil)
+        #expect(await repository.storedUser(id: "p-1") != nil)
     }
 
     @Test func retryOnlyAfterAFailure() async {

@@ -9,11 +9,11 @@ import Testing
 @MainActor
 struct DraftOnQuitTests {
     let clock = ManualClock()
-    let repository = InMemoryUserRepository(users: searchDirectory)
+    let repository = InMemoryDirectory(users: searchDirectory)
     let app: AppModel
 
     init() {
-        app = AppModel(repository: repository, clock: clock)
+        app = AppModel(directory: repository, clock: clock)
         app.setListViewport(height: 10)
     }
 
@@ -119,7 +119,7 @@ struct DraftOnQuitTests {
         // And it saves like any edit.
         form.submit()
         await app.activity.waitForLoads()
-        #expect(await repository.user(id: searchDirectory[1].id)?.name == "Anabel Ruiz-Costa")
+        #expect(await repository.storedUser(id: searchDirectory[1].id)?.name == "Anabel Ruiz-Costa")
     }
 
     @Test func declinedTheDraftIsForgotten() async throws {
@@ -173,7 +173,7 @@ struct CopyTests {
 
     @Test func yCopiesTheSelectedEmailAndSaysSo() async {
         let clipboard = RecordingClipboard()
-        let app = AppModel(repository: InMemoryUserRepository(users: searchDirectory), clock: ManualClock(), clipboard: clipboard)
+        let app = AppModel(directory: InMemoryDirectory(users: searchDirectory), clock: ManualClock(), clipboard: clipboard)
         app.setListViewport(height: 10)
         app.start()
         await app.activity.waitForLoads()

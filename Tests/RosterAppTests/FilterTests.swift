@@ -19,11 +19,11 @@ struct FilterTests {
     }()
 
     let clock = ManualClock()
-    let repository = InMemoryUserRepository(users: FilterTests.users)
+    let repository = InMemoryDirectory(users: FilterTests.users)
     let app: AppModel
 
     init() {
-        app = AppModel(repository: repository, clock: clock)
+        app = AppModel(directory: repository, clock: clock)
         app.setListViewport(height: 10)
     }
 
@@ -90,8 +90,8 @@ struct FilterTests {
 
     @Test func pagesLoadedWhileScrollingCarryTheFilter() async {
         let many = (1...300).map { User.fixture(number: $0) }
-        let repository = InMemoryUserRepository(users: many)
-        let app = AppModel(repository: repository, clock: clock, perPage: 20)
+        let repository = InMemoryDirectory(users: many)
+        let app = AppModel(directory: repository, clock: clock, perPage: 20)
         app.setListViewport(height: 10)
         app.start()
         await app.activity.waitForLoads()

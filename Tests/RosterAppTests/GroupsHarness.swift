@@ -8,17 +8,17 @@ import Testing
 @MainActor
 struct GroupsHarness {
     let clock = ManualClock()
-    let users: InMemoryUserRepository
-    let groups: InMemoryGroupRepository
+    let users: InMemoryDirectory
+    let groups: InMemoryDirectory
     let app: AppModel
 
     init(groupNames: [String] = ["Sales", "Ops", "Finance"], traits: DirectoryTraits = DirectoryTraits(dialect: .roster, hasGroups: true)) async {
-        users = InMemoryUserRepository(users: searchDirectory)
-        groups = InMemoryGroupRepository(users: users)
+        users = InMemoryDirectory(users: searchDirectory)
+        groups = users
         await users.setTraits(traits)
-        let made = await groups.insert(named: groupNames)
+        let made = await groups.insertGroups(named: groupNames)
         if let sales = made.first { await groups.insertMembers(["p-2", "p-3"], into: sales.id) }
-        app = AppModel(repository: users, clock: clock, groups: groups)
+        app = AppModel(directory: users, clock: clock)
         app.setListViewport(height: 10)
         app.setGroupsViewport(height: 10)
     }

@@ -10,7 +10,7 @@ struct GroupsViewTests {
     @Test func tabShowsTheGroupsWithTheFirstGroupsMembersAndReadsThemOnce() async {
         let harness = await GroupsHarness()
         await harness.started()
-        #expect(await harness.groups.callCount(.list) == 0, "nothing is read before the view opens")
+        #expect(await harness.groups.callCount(.listGroups) == 0, "nothing is read before the view opens")
         await harness.openGroups()
         #expect(harness.app.mainView == .groups)
         #expect(harness.view.groups.items.map(\.name) == ["Finance", "Ops", "Sales"])
@@ -23,7 +23,7 @@ struct GroupsViewTests {
         #expect(harness.app.mainView == .users)
         harness.app.toggleMainView()
         await harness.settle()
-        #expect(await harness.groups.callCount(.list) == 1, "opening the view again shows what was read")
+        #expect(await harness.groups.callCount(.listGroups) == 1, "opening the view again shows what was read")
     }
 
     @Test func slashSearchesTheGroupsByNameAndEscGoesBackToEveryGroup() async {
@@ -90,7 +90,7 @@ struct GroupsViewTests {
         for _ in 0..<100 { await Task.yield() }
         #expect(harness.app.mainView == .groups)
         #expect(!harness.app.hasGroups)
-        #expect(await harness.groups.callCount(.list) == 0)
+        #expect(await harness.groups.callCount(.listGroups) == 0)
         harness.app.newGroup()
         #expect(harness.app.screens == [.list], "no group can be made where there are none")
     }
@@ -108,13 +108,13 @@ struct GroupsViewTests {
         await harness.settle()
         #expect(harness.view.groups.items.count == 250)
         #expect(Set(harness.view.groups.items.map(\.id)).count == 250)
-        #expect(await harness.groups.callCount(.list) == 3)
+        #expect(await harness.groups.callCount(.listGroups) == 3)
     }
 
     @Test func aFailedLoadShowsTheErrorDialogAndRRetriesIt() async {
         let harness = await GroupsHarness()
         await harness.started()
-        await harness.groups.failNext(.list, with: unavailable)
+        await harness.groups.failNext(.listGroups, with: unavailable)
         await harness.openGroups()
         #expect(harness.topError?.title == "Could not load the groups")
         #expect(harness.app.canRetry)

@@ -21,14 +21,14 @@ let searchDirectory: [User] = [
 struct ListHarness {
     let appClock = ManualClock()
     let repositoryClock = ManualClock()
-    let repository: InMemoryUserRepository
+    let repository: InMemoryDirectory
     let activity: Activity
     let list: UserListModel
 
     init(users: [User], perPage: Int = 50, height: Int = 10) {
-        repository = InMemoryUserRepository(users: users, clock: repositoryClock)
+        repository = InMemoryDirectory(users: users, clock: repositoryClock)
         activity = Activity(clock: appClock)
-        list = UserListModel(repository: repository, activity: activity, perPage: perPage)
+        list = UserListModel(directory: repository, activity: activity, perPage: perPage)
         list.setViewportHeight(height)
     }
 

@@ -7,7 +7,7 @@ import RosterApp
 @MainActor
 struct UserDetailModelTests {
     let clock = ManualClock()
-    let repository: InMemoryUserRepository
+    let repository: InMemoryDirectory
     let activity: Activity
     let detail: UserDetailModel
     let ana = searchDirectory[0]
@@ -15,9 +15,9 @@ struct UserDetailModelTests {
     let carla = searchDirectory[4]
 
     init() {
-        repository = InMemoryUserRepository(users: searchDirectory)
+        repository = InMemoryDirectory(users: searchDirectory)
         activity = Activity(clock: clock)
-        detail = UserDetailModel(repository: repository, activity: activity)
+        detail = UserDetailModel(directory: repository, activity: activity)
     }
 
     /// Lets the selection settle and waits for the load it starts.

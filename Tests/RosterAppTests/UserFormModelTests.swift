@@ -6,11 +6,11 @@ import RosterApp
 @Suite("UserFormModel", .timeLimit(.minutes(5)))
 @MainActor
 struct UserFormModelTests {
-    let repository = InMemoryUserRepository(users: searchDirectory)
+    let repository = InMemoryDirectory(users: searchDirectory)
     let activity = Activity(clock: ManualClock())
 
     func form(_ mode: FormMode = .create) -> UserFormModel {
-        UserFormModel(mode: mode, repository: repository, activity: activity)
+        UserFormModel(mode: mode, directory: repository, activity: activity)
     }
 
     func type(_ text: String, into form: UserFormModel) {
@@ -114,8 +114,8 @@ struct UserFormModelTests {
         form.setText("Ana Owner", for: .name)
         #expect(form.submit())
         await activity.waitForLoads()
-        #expect(await repository.user(id: owner.id)?.role == .unknown("owner"))
-        #expect(await repository.user(id: owner.id)?.name == "Ana Owner")
+        #expect(await repository.storedUser(id: owner.id)?.role == .unknown("owner"))
+        #expect(await repository.storedUser(id: owner.id)?.name == "Ana Owner")
     }
 
     // MARK: Validation as the person types

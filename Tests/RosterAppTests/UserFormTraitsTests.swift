@@ -9,12 +9,12 @@ import RosterApp
 @Suite("UserFormModel on other directories", .timeLimit(.minutes(5)))
 @MainActor
 struct UserFormTraitsTests {
-    let repository = InMemoryUserRepository(users: searchDirectory)
+    let repository = InMemoryDirectory(users: searchDirectory)
     let activity = Activity(clock: ManualClock())
     static let scimWithoutRoles = DirectoryTraits(dialect: .scim, canSort: false, hasRoles: false, statuses: [.active, .suspended])
 
     func form(_ mode: FormMode = .create, traits: DirectoryTraits) -> UserFormModel {
-        UserFormModel(mode: mode, repository: repository, activity: activity, traits: traits)
+        UserFormModel(mode: mode, directory: repository, activity: activity, traits: traits)
     }
 
     func type(_ text: String, into form: UserFormModel) {

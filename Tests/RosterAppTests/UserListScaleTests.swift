@@ -10,9 +10,9 @@ struct UserListScaleTests {
     static let million = 1_000_000
 
     @Test func scrollingTopToBottomKeepsTheCacheBoundedAndFetchesEachPageOnce() async {
-        let repository = GeneratedUserRepository(count: Self.million)
+        let repository = GeneratedDirectory(count: Self.million)
         let activity = Activity(clock: ManualClock())
-        let list = UserListModel(repository: repository, activity: activity)
+        let list = UserListModel(directory: repository, activity: activity)
         list.setViewportHeight(40)
         list.load()
         await activity.waitForLoads()
@@ -35,9 +35,9 @@ struct UserListScaleTests {
     }
 
     @Test func endFetchesOnlyTheLastPage() async {
-        let repository = GeneratedUserRepository(count: Self.million)
+        let repository = GeneratedDirectory(count: Self.million)
         let activity = Activity(clock: ManualClock())
-        let list = UserListModel(repository: repository, activity: activity)
+        let list = UserListModel(directory: repository, activity: activity)
         list.setViewportHeight(20)
         list.load()
         await activity.waitForLoads()
@@ -56,9 +56,9 @@ struct UserListScaleTests {
     }
 
     @Test func jumpingAroundKeepsTheCacheBounded() async {
-        let repository = GeneratedUserRepository(count: Self.million)
+        let repository = GeneratedDirectory(count: Self.million)
         let activity = Activity(clock: ManualClock())
-        let list = UserListModel(repository: repository, activity: activity)
+        let list = UserListModel(directory: repository, activity: activity)
         list.setViewportHeight(30)
         list.load()
         await activity.waitForLoads()

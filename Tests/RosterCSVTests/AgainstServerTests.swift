@@ -13,13 +13,13 @@ import Testing
 struct AgainstServerTests {
     static let token = "csv-test-\(UUID().uuidString)"
 
-    func withServer(seed: Int, _ body: (RemoteUserRepository, TemporaryFolder) async throws -> Void) async throws {
+    func withServer(seed: Int, _ body: (RosterAPIDirectory, TemporaryFolder) async throws -> Void) async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let server = try await UserAPIServer.start(
             ServerConfiguration(databasePath: folder.path("users.sqlite"), token: Self.token, seedCount: seed),
             logger: Logger(label: "csv.server") { _ in SwiftLogNoOpLogHandler() })
-        let repository = RemoteUserRepository(client: APIClient(
+        let repository = RosterAPIDirectory(client: APIClient(
             baseURL: server.url, token: Self.token, transport: TestTransport.shared,
             logger: Logger(label: "csv.client") { _ in SwiftLogNoOpLogHandler() }))
         do {
@@ -33,7 +33,7 @@ struct AgainstServerTests {
 
     @Test func theExportOfAFilteredSortedViewIsWhatTheAPIListsInEveryColumn() async throws {
         try await withServer(seed: 450) { repository, folder in
-            let app = AppModel(repository: repository)
+            let app = AppModel(directory: repository)
             app.exportPageSize = 50
             app.exportColumns = CSVColumn.allCases
             app.list.setSort(.emailDescending)
@@ -52,7 +52,7 @@ struct AgainstServerTests {
             var expected: [User] = []
             var page = 1
             while true {
-                let answer = try await repository.list(UserQuery(page: page, perPage: 200, sort: .emailDescending, status: .active))
+                let answer = try await repository.listUsers(UserQuery(page: page, perPage: 200, sort: .emailDescending, status: .active))
                 expected += answer.items
                 if expected.count >= answer.total || answer.items.isEmpty { break }
                 page += 1
@@ -71,7 +71,7 @@ struct AgainstServerTests {
 
     @Test func importingAFileTwiceCreatesEachUserOnce() async throws {
         try await withServer(seed: 0) { repository, folder in
-            let app = AppModel(repository: repository)
+            let app = AppModel(directory: repository)
             let path = try folder.write("hires.csv", hiresCSV(count: 30, badLines: [5: "Nope,nope,,", 7: "Twin,hire001@example.com,,"]))
             @MainActor func run() async throws -> ImportModel {
                 app.startImport()
@@ -86,13 +86,13 @@ struct AgainstServerTests {
             }
             let first = try await run()
             #expect(first.createdCount == 28 && first.failedCount == 0 && first.plan.badCount == 2)
-            #expect(try await repository.list(UserQuery()).total == 28)
-            let made = try await repository.list(UserQuery(perPage: 200, search: "hire003@example.com")).items
+            #expect(try await repository.listUsers(UserQuery()).total == 28)
+            let made = try await repository.listUsers(UserQuery(perPage: 200, search: "hire003@example.com")).items
             #expect(made.map(\.name) == ["Hire 3"] && made.first?.status == .invited)
 
             let second = try await run()
             #expect(second.createdCount == 0 && second.existingCount == 28)
-            #expect(try await repository.list(UserQuery()).total == 28, "nobody twice")
+            #expect(try await repository.listUsers(UserQuery()).total == 28, "nobody twice")
             let reports = folder.names.filter { $0.contains("import-report") }
             #expect(!reports.isEmpty)
         }
@@ -104,11 +104,11 @@ struct AgainstServerTests {
             let plan = try ImportFileReader.read(path: path)
             let row = try #require(plan.validRows.first)
             // The first run's create landed, but its answer never came back.
-            let landed = try await repository.create(try #require(row.draft), idempotencyKey: plan.idempotencyKey(for: row))
+            let landed = try await repository.createUser(try #require(row.draft), idempotencyKey: plan.idempotencyKey(for: row))
             // Sent again with the row's key (what the retry does): the same user, not a 409 or a second one.
-            let again = try await repository.create(try #require(row.draft), idempotencyKey: plan.idempotencyKey(for: row))
+            let again = try await repository.createUser(try #require(row.draft), idempotencyKey: plan.idempotencyKey(for: row))
             #expect(again.id == landed.id)
-            #expect(try await repository.list(UserQuery()).total == 1)
+            #expect(try await repository.listUsers(UserQuery()).total == 1)
         }
     }
 

@@ -12,8 +12,8 @@ struct ExportModelTests {
     let folder: TemporaryFolder
     init() throws { folder = try TemporaryFolder() }
 
-    func directory(_ count: Int) -> InMemoryUserRepository {
-        InMemoryUserRepository(users: (1...count).map { User.fixture(number: $0) })
+    func directory(_ count: Int) -> InMemoryDirectory {
+        InMemoryDirectory(users: (1...count).map { User.fixture(number: $0) })
     }
 
     @Test func writesEveryMatchingUserInTheQuerysOrderPageByPage() async throws {
@@ -22,7 +22,7 @@ struct ExportModelTests {
         let activity = Activity()
         let query = UserQuery(search: "user000000", sort: .emailDescending, status: .suspended)
         let export = ExportModel(query: query, columns: [.id, .email, .status], destination: folder.path("out.csv"),
-                                 repository: repository, activity: activity, pageSize: 2)
+                                 directory: repository, activity: activity, pageSize: 2)
         export.start()
         await activity.waitForLoads()
 
@@ -30,7 +30,7 @@ struct ExportModelTests {
         let calls = await repository.listCalls()
         var all = query
         all.perPage = 200
-        let expected = try await repository.list(all).items
+        let expected = try await repository.listUsers(all).items
         #expect(expected.count == 3, "user0000002, 05 and 08 are suspended")
         #expect(try folder.read("out.csv") == "id,email,status\r\n" + expected.map { "\($0.id),\($0.email),suspended\r\n" }.joined())
         #expect(calls.map(\.page) == [1, 2], "two pages of two")
@@ -43,7 +43,7 @@ struct ExportModelTests {
         let repository = directory(10)
         let activity = Activity()
         let export = ExportModel(query: UserQuery(), columns: [.email], destination: folder.path("out.csv"),
-                                 repository: repository, activity: activity, pageSize: 4)
+                                 directory: repository, activity: activity, pageSize: 4)
         let first = await repository.holdNext(.list)
         let second = await repository.holdNext(.list)
         first.open()
@@ -65,7 +65,7 @@ struct ExportModelTests {
     @Test func rOnAFailedExportRunsTheSameQueryAgainFromTheStart() async throws {
         defer { folder.remove() }
         let repository = directory(5)
-        let app = AppModel(repository: repository)
+        let app = AppModel(directory: repository)
         app.start()
         await app.activity.waitForLoads()
         await repository.failNext(.list, with: .serverError(status: 503, ErrorBody(code: "unavailable", message: "Try later.")))

@@ -28,8 +28,8 @@ struct ImportModelTests {
 
     @Test func thePreviewCountsAndNamesBadRowsAndNothingIsSent() async throws {
         defer { folder.remove() }
-        let repository = InMemoryUserRepository()
-        let app = AppModel(repository: repository)
+        let repository = InMemoryDirectory()
+        let app = AppModel(directory: repository)
         let path = try folder.write("users.csv", hiresCSV(count: 10, badLines: [4: "Bad,not-an-email,,", 9: "Twin,hire001@example.com,,"]))
         let model = try preview(path, app: app)
         #expect(model.phase == .preview)
@@ -46,7 +46,7 @@ struct ImportModelTests {
 
     @Test func aFileThatCannotBeReadKeepsThePromptOpenWithTheReason() throws {
         defer { folder.remove() }
-        let app = AppModel(repository: InMemoryUserRepository())
+        let app = AppModel(directory: InMemoryDirectory())
         let path = try folder.write("people.csv", "first,last\nAna,Silva\n")
         #expect(throws: PreviewError.self) { try preview(path, app: app) }
         #expect(app.pathPrompt?.problem?.contains("no name or email") == true, "\(app.pathPrompt?.problem ?? "")")
@@ -55,11 +55,11 @@ struct ImportModelTests {
 
     @Test func createsTheGoodRowsReportsAPartialFailureAndWritesTheReportBesideTheFile() async throws {
         defer { folder.remove() }
-        let repository = InMemoryUserRepository()
+        let repository = InMemoryDirectory()
         await repository.failNext(.create, with: .validationFailed(ErrorBody(
             code: "validation_failed", message: "Some fields are not valid.",
             fields: [FieldError(field: "name", message: "Name is taken by policy.")])))
-        let app = AppModel(repository: repository)
+        let app = AppModel(directory: repository)
         let path = try folder.write("users.csv", hiresCSV(count: 6, badLines: [3: "Bad,bad@,,"]))
         let model = try preview(path, app: app)
         app.confirm() // Enter
@@ -81,10 +81,10 @@ struct ImportModelTests {
 
     @Test func atMostFourCreatesAreInFlightAndEscStopsAfterThem() async throws {
         defer { folder.remove() }
-        let repository = InMemoryUserRepository()
+        let repository = InMemoryDirectory()
         var gates: [CallGate] = []
         for _ in 0..<4 { gates.append(await repository.holdNext(.create)) }
-        let app = AppModel(repository: repository)
+        let app = AppModel(directory: repository)
         let path = try folder.write("users.csv", hiresCSV(count: 10))
         let model = try preview(path, app: app)
         app.confirm()
@@ -105,10 +105,10 @@ struct ImportModelTests {
 
     @Test func ctrlCDuringAnImportAsksAndYesQuitsOnceTheReportIsWritten() async throws {
         defer { folder.remove() }
-        let repository = InMemoryUserRepository()
+        let repository = InMemoryDirectory()
         var gates: [CallGate] = []
         for _ in 0..<4 { gates.append(await repository.holdNext(.create)) }
-        let app = AppModel(repository: repository)
+        let app = AppModel(directory: repository)
         let path = try folder.write("users.csv", hiresCSV(count: 10))
         let model = try preview(path, app: app)
         app.confirm()
@@ -133,9 +133,9 @@ struct ImportModelTests {
 
     @Test func quittingAtOnceMidImportStillWritesTheReportWithTheRowsInFlightUnanswered() async throws {
         defer { folder.remove() }
-        let repository = InMemoryUserRepository()
+        let repository = InMemoryDirectory()
         let first = await repository.holdNext(.create)
-        let app = AppModel(repository: repository)
+        let app = AppModel(directory: repository)
         let path = try folder.write("users.csv", hiresCSV(count: 3))
         let model = try preview(path, app: app)
         app.confirm()
@@ -159,8 +159,8 @@ struct ImportModelTests {
 
     @Test func runningTheSameFileAgainCreatesNobodyTwice() async throws {
         defer { folder.remove() }
-        let repository = InMemoryUserRepository()
-        let app = AppModel(repository: repository)
+        let repository = InMemoryDirectory()
+        let app = AppModel(directory: repository)
         let path = try folder.write("users.csv", hiresCSV(count: 8))
 
         // The first run is stopped after four.
@@ -202,10 +202,10 @@ struct ImportModelTests {
 
     @Test func anEmailSomeoneTookMeanwhileIsAlreadyExistsNotAFailure() async throws {
         defer { folder.remove() }
-        let repository = InMemoryUserRepository()
+        let repository = InMemoryDirectory()
         // The lookup finds nobody; the email is taken before the create lands (a 409).
         let gate = await repository.holdNext(.create)
-        let app = AppModel(repository: repository)
+        let app = AppModel(directory: repository)
         let path = try folder.write("users.csv", hiresCSV(count: 1))
         let model = try preview(path, app: app)
         app.confirm()

@@ -15,10 +15,10 @@ struct BulkAgainstServerTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await UserAPIServer.start(ServerConfiguration(
             databasePath: folder.appendingPathComponent("db.sqlite").path, token: "bulk-token", seedCount: 300))
-        let repository = RemoteUserRepository(client: APIClient(
+        let repository = RosterAPIDirectory(client: APIClient(
             baseURL: server.url, token: "bulk-token", transport: TestTransport.shared, logger: LogRecorder().logger(level: .critical)))
         do {
-            let app = AppModel(repository: repository, perPage: 20)
+            let app = AppModel(directory: repository, perPage: 20)
             app.setListViewport(height: 10)
             app.start()
             await app.activity.waitForLoads()
@@ -26,17 +26,17 @@ struct BulkAgainstServerTests {
             // Three users marked by hand.
             app.cycleStatusFilter() // active
             await app.activity.waitForLoads()
-            let active = try await repository.list(UserQuery(perPage: 3, status: .active)).items
+            let active = try await repository.listUsers(UserQuery(perPage: 3, status: .active)).items
             for _ in 0..<3 { app.toggleMark() }
             #expect(app.list.marks.users.map(\.id) == active.map(\.id))
             app.toggleSuspended()
             app.confirm()
             await app.activity.waitForLoads()
             #expect(app.bulkRun?.progress.succeeded == 3)
-            for user in active { #expect(try await repository.get(id: user.id).status == .suspended) }
+            for user in active { #expect(try await repository.user(id: user.id).status == .suspended) }
 
             // Every active user, most of them on pages the list never loaded.
-            let remaining = try await repository.list(UserQuery(perPage: 1, status: .active)).total
+            let remaining = try await repository.listUsers(UserQuery(perPage: 1, status: .active)).total
             #expect(remaining > 100)
             app.markAllMatching()
             #expect(app.list.marks.count == remaining)
@@ -47,7 +47,7 @@ struct BulkAgainstServerTests {
             #expect(run.progress.succeeded == remaining)
             #expect(run.progress.failed == 0)
             #expect(run.progress.requests == remaining + (remaining + 199) / 200, "a read per page of 200, a write per user")
-            #expect(try await repository.list(UserQuery(perPage: 1, status: .active)).total == 0)
+            #expect(try await repository.listUsers(UserQuery(perPage: 1, status: .active)).total == 0)
             #expect(app.list.rowCount == 0, "the list was refreshed: nobody is active now")
         } catch {
             await server.shutdown()

@@ -6,7 +6,7 @@ import RosterKitTestSupport
 @Suite("Decoding responses")
 struct DecodingTests {
     func fetchUser(_ body: String, status: Int = 200) async throws -> User {
-        try await RemoteUserRepository(client: makeClient(ScriptedTransportHolder.ok(body, status: status))).get(id: "u1")
+        try await RosterAPIDirectory(client: makeClient(ScriptedTransportHolder.ok(body, status: status))).user(id: "u1")
     }
 
     func decodingFailure(_ body: String) async -> DecodingFailure? {
@@ -30,7 +30,7 @@ struct DecodingTests {
 
     @Test func aPageDecodesWithItsCounts() async throws {
         let body = envelope(#"{"items":[\#(sampleUserJSON)],"page":2,"per_page":1,"total":7}"#)
-        let page = try await RemoteUserRepository(client: makeClient(ScriptedTransportHolder.ok(body))).list(UserQuery(page: 2, perPage: 1))
+        let page = try await RosterAPIDirectory(client: makeClient(ScriptedTransportHolder.ok(body))).listUsers(UserQuery(page: 2, perPage: 1))
         #expect(page == Page(items: [sampleUser], page: 2, perPage: 1, total: 7))
         #expect(page.pageCount == 7)
     }
@@ -39,7 +39,7 @@ struct DecodingTests {
         let odd = sampleUserJSON.replacingOccurrences(of: #""role":"admin""#, with: #""role":"owner""#)
             .replacingOccurrences(of: #""status":"active""#, with: #""status":"archived""#)
         let body = envelope(#"{"items":[\#(sampleUserJSON),\#(odd)],"page":1,"per_page":50,"total":2}"#)
-        let page = try await RemoteUserRepository(client: makeClient(ScriptedTransportHolder.ok(body))).list(UserQuery())
+        let page = try await RosterAPIDirectory(client: makeClient(ScriptedTransportHolder.ok(body))).listUsers(UserQuery())
         #expect(page.items.count == 2)
         #expect(page.items[1].role == .unknown("owner"))
         #expect(page.items[1].role.rawValue == "owner")
@@ -58,7 +58,7 @@ struct DecodingTests {
         let bad = sampleUserJSON.replacingOccurrences(of: #""name":"Ana Silva""#, with: #""name":42"#)
         let body = envelope(#"{"items":[\#(sampleUserJSON),\#(bad)],"page":1,"per_page":50,"total":2}"#)
         do {
-            _ = try await RemoteUserRepository(client: makeClient(ScriptedTransportHolder.ok(body))).list(UserQuery())
+            _ = try await RosterAPIDirectory(client: makeClient(ScriptedTransportHolder.ok(body))).listUsers(UserQuery())
             Issue.record("expected a failure")
         } catch APIError.decodingFailed(let failure) {
             #expect(failure.path == "data.items[1].name")

@@ -116,7 +116,7 @@ struct EndpointTests {
     @Test func theClientSendsTokenAndUserAgent() async throws {
         let transport = ScriptedTransportHolder.ok(envelope(sampleUserJSON))
         let client = makeClient(transport, token: "t0k3n")
-        _ = try await RemoteUserRepository(client: client).get(id: "u1")
+        _ = try await RosterAPIDirectory(client: client).user(id: "u1")
         let sent = try #require(transport.requests.first)
         #expect(sent.headers["Authorization"] == "Bearer t0k3n")
         #expect(sent.headers["User-Agent"]?.hasPrefix("Roster/") == true)

@@ -33,10 +33,10 @@ struct RedactionTests {
             .respond(.error(401, code: "unauthorized", message: "Bad token.")),
             .respond(.text("not json")),
         ])
-        let repository = RemoteUserRepository(client: makeClient(transport, token: token, logRecorder: recorder))
-        _ = try await repository.get(id: "u1")
-        _ = try? await repository.get(id: "u1")
-        _ = try? await repository.get(id: "u1")
+        let repository = RosterAPIDirectory(client: makeClient(transport, token: token, logRecorder: recorder))
+        _ = try await repository.user(id: "u1")
+        _ = try? await repository.user(id: "u1")
+        _ = try? await repository.user(id: "u1")
         let log = recorder.text
         #expect(log.contains("GET https://api.example.com/roster/api/v1/users/u1 → 200"))
         #expect(log.contains("→ 401"))
@@ -56,10 +56,10 @@ struct ConcurrencyTests {
             try await Task.sleep(for: .microseconds(Int.random(in: 0...2000)))
             return .json(APIResponse.success(User.fixture(id: id, name: "Name \(id)", email: "\(id)@example.com")))
         })
-        let repository = RemoteUserRepository(client: makeClient(transport, clock: ContinuousClock()))
+        let repository = RosterAPIDirectory(client: makeClient(transport, clock: ContinuousClock()))
         let results = try await withThrowingTaskGroup(of: (String, User).self) { group in
             for index in 0..<100 {
-                group.addTask { ("id\(index)", try await repository.get(id: "id\(index)")) }
+                group.addTask { ("id\(index)", try await repository.user(id: "id\(index)")) }
             }
             return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
         }

@@ -28,8 +28,8 @@ struct RetryTests {
     @Test func aRetryableFailureIsRetriedUntilItSucceeds() async throws {
         let clock = ManualClock()
         let transport = ScriptedTransport([.respond(Self.unavailable), .respond(Self.unavailable), .respond(Self.okUser)])
-        let repository = RemoteUserRepository(client: makeClient(transport, clock: clock))
-        let task = await start(clock, sleepers: 2) { try await repository.get(id: "u1") }
+        let repository = RosterAPIDirectory(client: makeClient(transport, clock: clock))
+        let task = await start(clock, sleepers: 2) { try await repository.user(id: "u1") }
         #expect(transport.requestCount == 1)
         await clock.advance(by: .milliseconds(250))
         #expect(await clock.waitForSleepers(2))
@@ -44,8 +44,8 @@ struct RetryTests {
     @Test func afterTheLastAttemptTheErrorIsThrown() async throws {
         let clock = ManualClock()
         let transport = ScriptedTransport(.respond(Self.unavailable))
-        let repository = RemoteUserRepository(client: makeClient(transport, clock: clock))
-        let task = await start(clock, sleepers: 2) { try await repository.get(id: "u1") }
+        let repository = RosterAPIDirectory(client: makeClient(transport, clock: clock))
+        let task = await start(clock, sleepers: 2) { try await repository.user(id: "u1") }
         // Both backoffs (250 ms, then 500 ms) end within this second.
         await clock.advance(by: .seconds(1))
         await #expect(throws: APIError.serviceUnavailable(retryAfter: nil, ErrorBody(code: "unavailable", message: "Down for a moment."))) {
@@ -57,9 +57,9 @@ struct RetryTests {
     @Test func aListStoppedForRunningPastTheServersBudgetIsNotSentAgain() async throws {
         let tooSlow = TransportResponse.error(503, code: "query_too_slow", message: "Type more characters.")
         let transport = ScriptedTransport([.respond(tooSlow), .respond(Self.okUser)])
-        let repository = RemoteUserRepository(client: makeClient(transport, clock: ManualClock()))
+        let repository = RosterAPIDirectory(client: makeClient(transport, clock: ManualClock()))
         do {
-            _ = try await repository.list(UserQuery(search: "q"))
+            _ = try await repository.listUsers(UserQuery(search: "q"))
             Issue.record("a query_too_slow answer must be the error")
         } catch let error as APIError {
             #expect(error.isQueryTooSlow)
@@ -74,8 +74,8 @@ struct RetryTests {
         let clock = ManualClock()
         let limited = TransportResponse.error(429, code: "slow_down", message: "Too many.", headers: ["Retry-After": "5"])
         let transport = ScriptedTransport([.respond(limited), .respond(Self.okUser)])
-        let repository = RemoteUserRepository(client: makeClient(transport, clock: clock))
-        let task = await start(clock, sleepers: 2) { try await repository.get(id: "u1") }
+        let repository = RosterAPIDirectory(client: makeClient(transport, clock: clock))
+        let task = await start(clock, sleepers: 2) { try await repository.user(id: "u1") }
         await clock.advance(by: .milliseconds(4999))
         #expect(transport.requestCount == 1, "must wait the whole Retry-After")
         await clock.advance(by: .milliseconds(1))
@@ -88,8 +88,8 @@ struct RetryTests {
         let unavailable = TransportResponse.error(503, code: "down", message: "Down.", headers: ["Retry-After": "3600"])
         let transport = ScriptedTransport([.respond(unavailable), .respond(Self.okUser)])
         let policy = RetryPolicy(maximumRetryAfter: .seconds(10), jitter: { $0 })
-        let repository = RemoteUserRepository(client: makeClient(transport, clock: clock, retry: policy))
-        let task = await start(clock, sleepers: 2) { try await repository.get(id: "u1") }
+        let repository = RosterAPIDirectory(client: makeClient(transport, clock: clock, retry: policy))
+        let task = await start(clock, sleepers: 2) { try await repository.user(id: "u1") }
         await clock.advance(by: .seconds(10))
         #expect(try await task.value == sampleUser)
         #expect(backoffs(clock) == [.seconds(10)])
@@ -98,8 +98,8 @@ struct RetryTests {
     @Test(arguments: [400, 401, 403, 404, 409, 422])
     func aClientErrorIsNeverRetried(status: Int) async throws {
         let transport = ScriptedTransport(.respond(.error(status, code: "c", message: "m")))
-        let repository = RemoteUserRepository(client: makeClient(transport))
-        await #expect(throws: APIError.self) { try await repository.get(id: "u1") }
+        let repository = RosterAPIDirectory(client: makeClient(transport))
+        await #expect(throws: APIError.self) { try await repository.user(id: "u1") }
         #expect(transport.requestCount == 1)
     }
 
@@ -107,12 +107,12 @@ struct RetryTests {
         for method in [HTTPMethod.put, .delete] {
             let clock = ManualClock()
             let transport = ScriptedTransport([.fail(APIError.connectionLost), .respond(Self.okUser)])
-            let repository = RemoteUserRepository(client: makeClient(transport, clock: clock))
+            let repository = RosterAPIDirectory(client: makeClient(transport, clock: clock))
             let task = await start(clock, sleepers: 2) {
                 if method == .put {
-                    #expect(try await repository.update(id: "u1", with: UserDraft(name: "Ana", email: "ana@example.com")) == sampleUser)
+                    #expect(try await repository.updateUser(id: "u1", with: UserDraft(name: "Ana", email: "ana@example.com")) == sampleUser)
                 } else {
-                    try await repository.delete(id: "u1")
+                    try await repository.deleteUser(id: "u1")
                 }
             }
             await clock.advance(by: .milliseconds(250))
@@ -124,8 +124,8 @@ struct RetryTests {
     @Test func cancellationDuringABackoffEndsAtOnce() async throws {
         let clock = ManualClock()
         let transport = ScriptedTransport(.respond(Self.unavailable))
-        let repository = RemoteUserRepository(client: makeClient(transport, clock: clock))
-        let task = await start(clock, sleepers: 2) { try await repository.get(id: "u1") }
+        let repository = RosterAPIDirectory(client: makeClient(transport, clock: clock))
+        let task = await start(clock, sleepers: 2) { try await repository.user(id: "u1") }
         task.cancel()
         // No time passes on the clock: the backoff must end because of the cancellation alone.
         let result = await task.result
@@ -136,8 +136,8 @@ struct RetryTests {
 
     @Test func cancellationDuringARequestIsACancellationErrorNotAUserFacingOne() async throws {
         let transport = ScriptedTransport(.hang)
-        let repository = RemoteUserRepository(client: makeClient(transport))
-        let task = Task { try await repository.get(id: "u1") }
+        let repository = RosterAPIDirectory(client: makeClient(transport))
+        let task = Task { try await repository.user(id: "u1") }
         while transport.requestCount == 0 { await Task.yield() }
         task.cancel()
         let result = await task.result
@@ -163,8 +163,8 @@ struct DeadlineTests {
     @Test func aHangingServerTimesOutAtTheDeadline() async throws {
         let clock = ManualClock()
         let transport = ScriptedTransport(.hang)
-        let repository = RemoteUserRepository(client: makeClient(transport, clock: clock, deadline: .seconds(5)))
-        let task = Task { try await repository.get(id: "u1") }
+        let repository = RosterAPIDirectory(client: makeClient(transport, clock: clock, deadline: .seconds(5)))
+        let task = Task { try await repository.user(id: "u1") }
         #expect(await clock.waitForSleepers(1))
         await clock.advance(by: .milliseconds(4999))
         #expect(clock.sleeperCount == 1, "still waiting just before the deadline")
@@ -177,8 +177,8 @@ struct DeadlineTests {
         let clock = ManualClock()
         let unavailable = TransportResponse.error(503, code: "down", message: "Down.", headers: ["Retry-After": "20"])
         let transport = ScriptedTransport(.respond(unavailable))
-        let repository = RemoteUserRepository(client: makeClient(transport, clock: clock, deadline: .seconds(30)))
-        let task = Task { try await repository.get(id: "u1") }
+        let repository = RosterAPIDirectory(client: makeClient(transport, clock: clock, deadline: .seconds(30)))
+        let task = Task { try await repository.user(id: "u1") }
         #expect(await clock.waitForSleepers(2))
         await clock.advance(by: .seconds(20))
         // A second wait of 20 s would end past the deadline: the 503 itself is reported.
@@ -189,8 +189,8 @@ struct DeadlineTests {
 
     @Test func aFastAnswerIsNotHeldByTheDeadline() async throws {
         let clock = ManualClock()
-        let repository = RemoteUserRepository(client: makeClient(ScriptedTransport(.respond(RetryTests.okUser)), clock: clock))
-        #expect(try await repository.get(id: "u1") == sampleUser)
+        let repository = RosterAPIDirectory(client: makeClient(ScriptedTransport(.respond(RetryTests.okUser)), clock: clock))
+        #expect(try await repository.user(id: "u1") == sampleUser)
         #expect(clock.sleeperCount == 0, "the deadline's timer is cancelled with the call")
     }
 }

@@ -14,22 +14,22 @@ struct SCIMGroupInteropTests {
         let peer = try SCIMPeer(serviceProviderConfig: config)
         defer { peer.stop() }
         try await peer.seed(5, bulk: full)
-        let users = SCIMUserRepository(client: peer.client())
-        let groups = SCIMGroupRepository(users: users)
-        let people = try await users.list(UserQuery(perPage: 5)).items
+        let users = SCIMDirectory(client: peer.client())
+        let groups = users
+        let people = try await users.listUsers(UserQuery(perPage: 5)).items
         #expect(people.count == 5)
 
-        let sales = try await groups.create(GroupDraft(name: "Sales"))
-        let ops = try await groups.create(GroupDraft(name: "Ops"))
+        let sales = try await groups.createGroup(GroupDraft(name: "Sales"))
+        let ops = try await groups.createGroup(GroupDraft(name: "Ops"))
         #expect(sales.name == "Sales")
         #expect(sales.memberCount == 0)
-        let all = try await groups.list(GroupQuery())
+        let all = try await groups.listGroups(GroupQuery())
         #expect(all.total == 2)
         #expect(Set(all.items.map(\.name)) == ["Sales", "Ops"])
         if full {
-            #expect(try await groups.list(GroupQuery(search: "sal")).items.map(\.id) == [sales.id])
+            #expect(try await groups.listGroups(GroupQuery(search: "sal")).items.map(\.id) == [sales.id])
         } else {
-            await #expect(throws: APIError.self) { _ = try await groups.list(GroupQuery(search: "sal")) }
+            await #expect(throws: APIError.self) { _ = try await groups.listGroups(GroupQuery(search: "sal")) }
         }
 
         #expect(try await groups.addMember(people[0].id, to: sales.id).memberCount == 1)
@@ -42,32 +42,32 @@ struct SCIMGroupInteropTests {
         #expect((firstPage.items + secondPage.items).allSatisfy { !$0.name.isEmpty })
 
         #expect(try await groups.removeMember(people[2].id, from: sales.id).memberCount == 3)
-        #expect(try await groups.get(id: ops.id).memberCount == 0, "the other group is untouched")
+        #expect(try await groups.group(id: ops.id).memberCount == 0, "the other group is untouched")
 
-        let renamed = try await groups.rename(id: ops.id, to: GroupDraft(name: "Operations"))
+        let renamed = try await groups.renameGroup(id: ops.id, to: GroupDraft(name: "Operations"))
         #expect(renamed.name == "Operations")
-        #expect(try await groups.get(id: ops.id).name == "Operations")
+        #expect(try await groups.group(id: ops.id).name == "Operations")
 
-        try await groups.delete(id: ops.id)
-        await #expect(throws: APIError.self) { _ = try await groups.get(id: ops.id) }
-        #expect(try await groups.list(GroupQuery()).total == 1)
+        try await groups.deleteGroup(id: ops.id)
+        await #expect(throws: APIError.self) { _ = try await groups.group(id: ops.id) }
+        #expect(try await groups.listGroups(GroupQuery()).total == 1)
     }
 
     @Test("a rename over a stale version is a 412, and the next try starts from the server's version")
     func staleRename() async throws {
         let peer = try SCIMPeer()
         defer { peer.stop() }
-        let groups = SCIMGroupRepository(users: SCIMUserRepository(client: peer.client()))
-        let team = try await groups.create(GroupDraft(name: "Team"))
+        let groups = SCIMDirectory(client: peer.client())
+        let team = try await groups.createGroup(GroupDraft(name: "Team"))
         // Someone else renames it: this client's remembered version is now stale.
-        let other = SCIMGroupRepository(users: SCIMUserRepository(client: peer.client()))
-        _ = try await other.rename(id: team.id, to: GroupDraft(name: "Their name"))
+        let other = SCIMDirectory(client: peer.client())
+        _ = try await other.renameGroup(id: team.id, to: GroupDraft(name: "Their name"))
         do {
-            _ = try await groups.rename(id: team.id, to: GroupDraft(name: "My name"))
+            _ = try await groups.renameGroup(id: team.id, to: GroupDraft(name: "My name"))
             Issue.record("a stale If-Match must be refused")
         } catch let error as APIError {
             #expect(error.status == 412, "\(error)")
         }
-        #expect(try await groups.rename(id: team.id, to: GroupDraft(name: "My name")).name == "My name")
+        #expect(try await groups.renameGroup(id: team.id, to: GroupDraft(name: "My name")).name == "My name")
     }
 }

@@ -25,7 +25,7 @@ struct SCIMInteropTests {
         let peer = try SCIMPeer(serviceProviderConfig: config)
         defer { peer.stop() }
         try await peer.seed(300, bulk: full)
-        let users = SCIMUserRepository(client: peer.client())
+        let users = SCIMDirectory(client: peer.client())
         let capabilities = try await users.capabilities()
         #expect(capabilities == SCIMCapabilities(patch: full, sort: full, etags: full, filter: full,
                                                  maximumResults: full ? 1000 : nil, hasRoles: capabilities.hasRoles))
@@ -33,36 +33,36 @@ struct SCIMInteropTests {
         // Browse: six pages of fifty, every user once.
         var seen = Set<String>()
         for page in 1...6 {
-            let users = try await users.list(UserQuery(page: page, perPage: 50))
+            let users = try await users.listUsers(UserQuery(page: page, perPage: 50))
             #expect(users.total == 300)
             #expect(users.items.count == 50)
             seen.formUnion(users.items.map(\.id))
         }
         #expect(seen.count == 300)
-        #expect(try await users.list(UserQuery(page: 7, perPage: 50)).items.isEmpty)
+        #expect(try await users.listUsers(UserQuery(page: 7, perPage: 50)).items.isEmpty)
 
         // Search.
         if full {
-            let found = try await users.list(UserQuery(search: "user-012"))
+            let found = try await users.listUsers(UserQuery(search: "user-012"))
             #expect(Set(found.items.compactMap { $0.scim?.userName }) == Set((120...129).map { "user-0\($0)" }))
         } else {
             await #expect(throws: APIError.badRequest(ErrorBody(code: "search_unavailable", message: "This server cannot search users."))) {
-                _ = try await users.list(UserQuery(search: "user-012"))
+                _ = try await users.listUsers(UserQuery(search: "user-012"))
             }
             #expect(await users.searchMode == .unavailable)
         }
 
         // Create.
-        let created = try await users.create(UserDraft(name: "Ana Silva", email: "ana@example.com"))
+        let created = try await users.createUser(UserDraft(name: "Ana Silva", email: "ana@example.com"))
         #expect(created.scim?.userName == "ana@example.com")
-        #expect(try await users.get(id: created.id).email == "ana@example.com")
+        #expect(try await users.user(id: created.id).email == "ana@example.com")
 
         // Edit a user whose title, phones and enterprise attributes were set elsewhere.
         let barbara = try await peer.post(Self.rich)
         let id = try #require(barbara[attribute: "id"]?.stringValue)
-        var draft = try await users.get(id: id).draft
+        var draft = try await users.user(id: id).draft
         draft.name = "Barbara J."
-        let renamed = try await users.update(id: id, with: draft)
+        let renamed = try await users.updateUser(id: id, with: draft)
         #expect(renamed.name == "Barbara J.")
         let after = try await peer.raw(id: id)
         for attribute in ["name", "title", "emails", "phoneNumbers", SCIMSchemas.enterpriseUser, "userName", "active"] {
@@ -72,12 +72,12 @@ struct SCIMInteropTests {
         // Suspend, then reactivate.
         draft = renamed.draft
         draft.status = .suspended
-        #expect(try await users.update(id: id, with: draft).status == .suspended)
+        #expect(try await users.updateUser(id: id, with: draft).status == .suspended)
         #expect(try await peer.raw(id: id)[attribute: "active"] == .bool(false))
 
         // A duplicate userName shows under its field.
         do {
-            _ = try await users.create(UserDraft(name: "Again", email: "other@example.com", userName: "bjensen"))
+            _ = try await users.createUser(UserDraft(name: "Again", email: "other@example.com", userName: "bjensen"))
             Issue.record("a taken userName must be refused")
         } catch let error as APIError {
             #expect(error.status == 409)
@@ -85,8 +85,8 @@ struct SCIMInteropTests {
         }
 
         // Delete.
-        try await users.delete(id: created.id)
-        await #expect(throws: APIError.self) { _ = try await users.get(id: created.id) }
+        try await users.deleteUser(id: created.id)
+        await #expect(throws: APIError.self) { _ = try await users.user(id: created.id) }
     }
 
     @Test("a concurrent change is a 412, and the next save starts from the server's version")
@@ -95,17 +95,17 @@ struct SCIMInteropTests {
         defer { peer.stop() }
         let barbara = try await peer.post(Self.rich)
         let id = try #require(barbara[attribute: "id"]?.stringValue)
-        let users = SCIMUserRepository(client: peer.client())
-        var draft = try await users.get(id: id).draft
+        let users = SCIMDirectory(client: peer.client())
+        var draft = try await users.user(id: id).draft
         try await peer.patchTitle(id: id, "Changed elsewhere")
         draft.name = "Mine"
         do {
-            _ = try await users.update(id: id, with: draft)
+            _ = try await users.updateUser(id: id, with: draft)
             Issue.record("a stale If-Match must be refused")
         } catch let error as APIError {
             #expect(error == .preconditionFailed(ErrorBody(code: "scim_error", message: "Failed to update. Resource has changed on the server")))
         }
-        _ = try await users.update(id: id, with: draft)
+        _ = try await users.updateUser(id: id, with: draft)
         let stored = try await peer.raw(id: id)
         #expect(stored[attribute: "title"] == .string("Changed elsewhere"), "the other change survives")
         #expect(stored[attribute: "displayName"] == .string("Mine"))
@@ -116,8 +116,8 @@ struct SCIMInteropTests {
         let peer = try SCIMPeer()
         defer { peer.stop() }
         #expect(try await DialectProbe.detect(peer.client()) == .scim)
-        let repository = DialectRepository(client: peer.client(), choice: .auto)
-        _ = try await repository.list(UserQuery())
+        let repository = RemoteDirectory(client: peer.client(), choice: .auto)
+        _ = try await repository.listUsers(UserQuery())
         #expect(await repository.dialect == .scim)
     }
 }

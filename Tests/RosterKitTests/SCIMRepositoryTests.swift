@@ -137,16 +137,16 @@ final class FakeSCIMService: Sendable {
     }
 }
 
-@Suite("SCIMUserRepository against a fake service with real quirks")
+@Suite("SCIMDirectory against a fake service with real quirks")
 struct SCIMRepositoryTests {
-    func repository(_ service: FakeSCIMService) -> SCIMUserRepository {
-        SCIMUserRepository(client: makeClient(service.transport, clock: ContinuousClock(), retry: .never))
+    func repository(_ service: FakeSCIMService) -> SCIMDirectory {
+        SCIMDirectory(client: makeClient(service.transport, clock: ContinuousClock(), retry: .never))
     }
 
     @Test func filtersJoinTheSearchWithAndAndLeaveOutRolesTheServiceDoesNotDeclare() async throws {
         let service = FakeSCIMService(count: 30) // its User schema declares no roles
         let users = repository(service)
-        _ = try await users.list(UserQuery(search: "user1", role: .admin, status: .suspended, group: "g-1"))
+        _ = try await users.listUsers(UserQuery(search: "user1", role: .admin, status: .suspended, group: "g-1"))
         let filter = service.sent(.get).last.flatMap {
             URLComponents(url: $0.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "filter" }?.value
         }
@@ -156,7 +156,7 @@ struct SCIMRepositoryTests {
 
     @Test func pagesMapToStartIndexAndCount() async throws {
         let service = FakeSCIMService(count: 120)
-        let page = try await repository(service).list(UserQuery(page: 2, perPage: 50))
+        let page = try await repository(service).listUsers(UserQuery(page: 2, perPage: 50))
         #expect(page.items.first?.id == "u51")
         #expect(page.items.count == 50)
         #expect(page.total == 120 && !page.totalIsLowerBound)
@@ -168,31 +168,31 @@ struct SCIMRepositoryTests {
     @Test func aCapBelowTheCountIsFilledByMoreRequests() async throws {
         let service = FakeSCIMService(count: 120, quirks: .init(cap: 20))
         let users = repository(service)
-        let page = try await users.list(UserQuery(page: 2, perPage: 50))
+        let page = try await users.listUsers(UserQuery(page: 2, perPage: 50))
         #expect(page.items.map(\.id) == (51...100).map { "u\($0)" }, "no user skipped, none twice")
         #expect(page.total == 120)
-        let last = try await users.list(UserQuery(page: 3, perPage: 50))
+        let last = try await users.listUsers(UserQuery(page: 3, perPage: 50))
         #expect(last.items.map(\.id) == (101...120).map { "u\($0)" })
     }
 
     @Test func withoutTotalResultsThePositionSaysWhatIsKnownAndAShortPageIsTheEnd() async throws {
         let service = FakeSCIMService(count: 120, quirks: .init(omitTotal: true))
         let users = repository(service)
-        let first = try await users.list(UserQuery(page: 1, perPage: 50))
+        let first = try await users.listUsers(UserQuery(page: 1, perPage: 50))
         #expect(first.items.count == 50)
         #expect(first.total == 51 && first.totalIsLowerBound, "at least one more")
-        let last = try await users.list(UserQuery(page: 3, perPage: 50))
+        let last = try await users.listUsers(UserQuery(page: 3, perPage: 50))
         #expect(last.items.count == 20)
         #expect(last.total == 120 && !last.totalIsLowerBound, "the end was seen")
     }
 
     @Test func aWrongTotalIsCorrectedByWhatWasSeen() async throws {
         let tooHigh = FakeSCIMService(count: 30, quirks: .init(totalOffset: 500))
-        let page = try await repository(tooHigh).list(UserQuery(page: 1, perPage: 50))
+        let page = try await repository(tooHigh).listUsers(UserQuery(page: 1, perPage: 50))
         #expect(page.items.count == 30)
         #expect(page.total == 30, "a short page at the end decides")
         let tooLow = FakeSCIMService(count: 120, quirks: .init(totalOffset: -100))
-        let low = try await repository(tooLow).list(UserQuery(page: 1, perPage: 50))
+        let low = try await repository(tooLow).listUsers(UserQuery(page: 1, perPage: 50))
         #expect(low.items.count == 50)
         #expect(low.total == 51 && low.totalIsLowerBound)
     }
@@ -200,13 +200,13 @@ struct SCIMRepositoryTests {
     @Test func searchFallsBackFromCoToSwToEqAndRemembers() async throws {
         let service = FakeSCIMService(count: 30, quirks: .init(acceptedFilterOperators: ["eq"]))
         let users = repository(service)
-        let found = try await users.list(UserQuery(search: "user12"))
+        let found = try await users.listUsers(UserQuery(search: "user12"))
         #expect(found.items.map(\.id) == ["u12"])
         #expect(await users.searchMode == .equals)
         let filters = service.sent(.get).compactMap { URLComponents(url: $0.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "filter" }?.value }
         #expect(filters.map { $0.contains(" co ") } == [true, false, false])
         #expect(filters.last?.contains(" eq ") == true)
-        _ = try await users.list(UserQuery(search: "user3"))
+        _ = try await users.listUsers(UserQuery(search: "user3"))
         let later = service.sent(.get).last.flatMap { URLComponents(url: $0.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "filter" }?.value }
         #expect(later?.contains(" eq ") == true, "the session keeps what worked")
         #expect(SCIMSearchMode.equals.summary.contains("exact"))
@@ -215,9 +215,9 @@ struct SCIMRepositoryTests {
     @Test func anEditIsAPatchOfWhatChangedWithIfMatch() async throws {
         let service = FakeSCIMService(count: 3)
         let users = repository(service)
-        var draft = try await users.get(id: "u2").draft
+        var draft = try await users.user(id: "u2").draft
         draft.status = .suspended
-        let saved = try await users.update(id: "u2", with: draft)
+        let saved = try await users.updateUser(id: "u2", with: draft)
         #expect(saved.status == .suspended)
         let patch = try #require(service.sent(.patch).first)
         #expect(patch.headers["If-Match"] == #"W/"1""#)
@@ -230,9 +230,9 @@ struct SCIMRepositoryTests {
     @Test func aPatchAnswered204IsFollowedByARead() async throws {
         let service = FakeSCIMService(count: 3, quirks: .init(patchAnswers204: true))
         let users = repository(service)
-        var draft = try await users.get(id: "u1").draft
+        var draft = try await users.user(id: "u1").draft
         draft.name = "Renamed"
-        #expect(try await users.update(id: "u1", with: draft).name == "Renamed")
+        #expect(try await users.updateUser(id: "u1", with: draft).name == "Renamed")
         #expect(service.sent(.get).count >= 2)
     }
 
@@ -240,9 +240,9 @@ struct SCIMRepositoryTests {
         let service = FakeSCIMService(count: 1, quirks: .init(patch: false))
         service.users.withLock { $0[0].set("x-custom", scimJSON(#"{"keep":[1,2.5,null,"me"]}"#)) }
         let users = repository(service)
-        var draft = try await users.get(id: "u1").draft
+        var draft = try await users.user(id: "u1").draft
         draft.name = "New Name"
-        _ = try await users.update(id: "u1", with: draft)
+        _ = try await users.updateUser(id: "u1", with: draft)
         #expect(service.sent(.patch).isEmpty)
         let put = try JSONDecoder().decode(JSONValue.self, from: try #require(service.sent(.put).first?.body))
         #expect(put[attribute: "displayName"] == .string("New Name"))
@@ -252,12 +252,12 @@ struct SCIMRepositoryTests {
     @Test func aConcurrentChangeIs412AndTheFreshVersionIsReadForTheNextTry() async throws {
         let service = FakeSCIMService(count: 2)
         let users = repository(service)
-        var draft = try await users.get(id: "u1").draft
+        var draft = try await users.user(id: "u1").draft
         service.editBehindTheBack(id: "u1", title: "Changed elsewhere")
         draft.name = "Mine"
-        await #expect(throws: APIError.self) { _ = try await users.update(id: "u1", with: draft) }
+        await #expect(throws: APIError.self) { _ = try await users.updateUser(id: "u1", with: draft) }
         do {
-            _ = try await users.update(id: "u1", with: draft)
+            _ = try await users.updateUser(id: "u1", with: draft)
         } catch {
             Issue.record("after a 412 the next save starts from the server's version: \(error)")
         }
@@ -269,7 +269,7 @@ struct SCIMRepositoryTests {
     @Test func aTakenUserNameShowsUnderItsFieldAndA412IsPreconditionFailed() async throws {
         let service = FakeSCIMService(count: 2)
         do {
-            _ = try await repository(service).create(UserDraft(name: "Dup", email: "x@example.com", userName: "user1"))
+            _ = try await repository(service).createUser(UserDraft(name: "Dup", email: "x@example.com", userName: "user1"))
             Issue.record("a taken userName must fail")
         } catch let error as APIError {
             guard case .conflict(let body) = error else { Issue.record("\(error)"); return }
@@ -286,7 +286,7 @@ struct SCIMRepositoryTests {
         quirks.tooManyAbove = 1000
         let users = repository(FakeSCIMService(count: 1001, quirks: quirks))
         do {
-            _ = try await users.list(UserQuery(perPage: 50, search: "user"))
+            _ = try await users.listUsers(UserQuery(perPage: 50, search: "user"))
             Issue.record("tooMany must be an error")
         } catch let error as APIError {
             let message = try #require(error.errorDescription)
@@ -299,10 +299,10 @@ struct SCIMRepositoryTests {
     @Test func deleteSendsIfMatchAndCreateSendsTheResource() async throws {
         let service = FakeSCIMService(count: 2)
         let users = repository(service)
-        _ = try await users.get(id: "u2")
-        try await users.delete(id: "u2")
+        _ = try await users.user(id: "u2")
+        try await users.deleteUser(id: "u2")
         #expect(service.sent(.delete).first?.headers["If-Match"] == #"W/"1""#)
-        let created = try await users.create(UserDraft(name: "Ana", email: "ana@example.com"))
+        let created = try await users.createUser(UserDraft(name: "Ana", email: "ana@example.com"))
         #expect(created.scim?.userName == "ana@example.com")
         #expect(created.email == "ana@example.com")
     }

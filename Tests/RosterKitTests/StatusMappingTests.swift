@@ -9,7 +9,7 @@ struct StatusMappingTests {
     func error(status: Int, body: String = "", headers: HTTPHeaders = [:], contentType: String = "application/json") async -> APIError? {
         let client = makeClient(ScriptedTransportHolder.status(status, body: body, headers: headers, contentType: contentType), retry: .never)
         do {
-            _ = try await RemoteUserRepository(client: client).get(id: "u1")
+            _ = try await RosterAPIDirectory(client: client).user(id: "u1")
             return nil
         } catch let error as APIError {
             return error

@@ -36,8 +36,8 @@ struct TokenRefreshTests {
         })
     }
 
-    func repository(_ transport: ScriptedTransport, tokens: TokenProvider, log: LogRecorder) -> RemoteUserRepository {
-        RemoteUserRepository(client: APIClient(
+    func repository(_ transport: ScriptedTransport, tokens: TokenProvider, log: LogRecorder) -> RosterAPIDirectory {
+        RosterAPIDirectory(client: APIClient(
             baseURL: testBaseURL, tokens: tokens, transport: transport, retryPolicy: .never, logger: log.logger(level: .trace)))
     }
 
@@ -47,11 +47,11 @@ struct TokenRefreshTests {
         let transport = server(accepting: "fresh-token-2")
         let log = LogRecorder()
         let users = repository(transport, tokens: TokenProvider(.command(command)), log: log)
-        #expect(try await users.get(id: "u1") == sampleUser)
+        #expect(try await users.user(id: "u1") == sampleUser)
         #expect(transport.requests.map { $0.headers["Authorization"] } == ["Bearer expired-token-1", "Bearer fresh-token-2"])
         #expect(runs() == 2)
         // Later requests use the new token without running the command again.
-        #expect(try await users.get(id: "u1") == sampleUser)
+        #expect(try await users.user(id: "u1") == sampleUser)
         #expect(runs() == 2)
         #expect(!log.text.contains("expired-token-1") && !log.text.contains("fresh-token-2"), "no token in the log")
         #expect(log.text.contains("Authorization: <redacted>"), "the header was logged, redacted")
@@ -64,7 +64,7 @@ struct TokenRefreshTests {
         let log = LogRecorder()
         let users = repository(transport, tokens: TokenProvider(.command(command)), log: log)
         do {
-            _ = try await users.get(id: "u1")
+            _ = try await users.user(id: "u1")
             Issue.record("a refused token must fail")
         } catch let error as APIError {
             #expect(error.status == 401)
@@ -81,7 +81,7 @@ struct TokenRefreshTests {
         let (command, runs) = command(first: "same", later: "same")
         let transport = server(accepting: "other")
         await #expect(throws: APIError.self) {
-            _ = try await repository(transport, tokens: TokenProvider(.command(command)), log: LogRecorder()).get(id: "u1")
+            _ = try await repository(transport, tokens: TokenProvider(.command(command)), log: LogRecorder()).user(id: "u1")
         }
         #expect(transport.requestCount == 1)
         #expect(runs() == 2)
@@ -100,7 +100,7 @@ struct TokenRefreshTests {
             }
             return .text(envelope(sampleUserJSON))
         })
-        #expect(try await repository(transport, tokens: tokens, log: LogRecorder()).get(id: "u1") == sampleUser)
+        #expect(try await repository(transport, tokens: tokens, log: LogRecorder()).user(id: "u1") == sampleUser)
         #expect(transport.requests.last?.headers["Authorization"] == "Bearer new-token")
     }
 
@@ -112,7 +112,7 @@ struct TokenRefreshTests {
         let transport = server(accepting: "new")
         let users = repository(transport, tokens: tokens, log: LogRecorder())
         try await withThrowingTaskGroup(of: User.self) { group in
-            for _ in 0..<20 { group.addTask { try await users.get(id: "u1") } }
+            for _ in 0..<20 { group.addTask { try await users.user(id: "u1") } }
             for try await user in group { #expect(user == sampleUser) }
         }
         #expect(runs() == 2, "twenty 401s for the same token, one refresh")
@@ -152,7 +152,7 @@ struct TokenRefreshTests {
     func literalTokenIsFinal() async throws {
         let transport = server(accepting: "other")
         await #expect(throws: APIError.self) {
-            _ = try await repository(transport, tokens: TokenProvider(.literal("mine", origin: "--token")), log: LogRecorder()).get(id: "u1")
+            _ = try await repository(transport, tokens: TokenProvider(.literal("mine", origin: "--token")), log: LogRecorder()).user(id: "u1")
         }
         #expect(transport.requestCount == 1)
     }

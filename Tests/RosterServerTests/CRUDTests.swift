@@ -2,13 +2,13 @@ import Foundation
 import RosterKit
 import Testing
 
-@Suite("CRUD through RemoteUserRepository")
+@Suite("CRUD through RosterAPIDirectory")
 struct CRUDTests {
     @Test("create, get, update, list, delete: each answer is what was stored", arguments: Backend.allCases)
     func roundTrip(backend: Backend) async throws {
         try await withServer(backend: backend) { server in
             let users = server.repository()
-            let created = try await users.create(UserDraft(name: "  Ada Lovelace ", email: " Ada@Example.com ", role: .admin))
+            let created = try await users.createUser(UserDraft(name: "  Ada Lovelace ", email: " Ada@Example.com ", role: .admin))
             #expect(created.name == "Ada Lovelace")
             #expect(created.email == "Ada@Example.com")
             #expect(created.role == .admin)
@@ -16,9 +16,9 @@ struct CRUDTests {
             #expect(created.createdAt == created.updatedAt)
             #expect(created.id.range(of: "^[0-9a-z]{18}$", options: .regularExpression) != nil)
 
-            #expect(try await users.get(id: created.id) == created)
+            #expect(try await users.user(id: created.id) == created)
 
-            let updated = try await users.update(id: created.id, with: UserDraft(name: "Ada King", email: "ada@example.org", status: .suspended))
+            let updated = try await users.updateUser(id: created.id, with: UserDraft(name: "Ada King", email: "ada@example.org", status: .suspended))
             #expect(updated.id == created.id)
             #expect(updated.name == "Ada King")
             #expect(updated.email == "ada@example.org")
@@ -26,24 +26,24 @@ struct CRUDTests {
             #expect(updated.status == .suspended)
             #expect(updated.createdAt == created.createdAt)
             #expect(updated.updatedAt >= created.updatedAt)
-            #expect(try await users.get(id: created.id) == updated)
+            #expect(try await users.user(id: created.id) == updated)
 
-            let page = try await users.list(UserQuery())
+            let page = try await users.listUsers(UserQuery())
             #expect(page.items == [updated])
             #expect(page.total == 1)
 
             // The contract answers a DELETE with the removed user.
             let removed: User = try await server.client().send(UserEndpoint.delete(id: created.id))
             #expect(removed == updated)
-            await #expect(throws: APIError.self) { try await users.get(id: created.id) }
+            await #expect(throws: APIError.self) { try await users.user(id: created.id) }
             do {
-                try await users.delete(id: created.id)
+                try await users.deleteUser(id: created.id)
                 Issue.record("a second delete must fail")
             } catch let error as APIError {
                 #expect(error.status == 404)
                 #expect(error.body?.code == "not_found")
             }
-            #expect(try await users.list(UserQuery()).total == 0)
+            #expect(try await users.listUsers(UserQuery()).total == 0)
         }
     }
 

@@ -12,7 +12,7 @@ struct ClientFilterTests {
         let repository = server.repository()
         var users: [User] = []
         for index in 0..<6 {
-            users.append(try await repository.create(UserDraft(
+            users.append(try await repository.createUser(UserDraft(
                 name: "Person \(index)", email: "person\(index)@example.com",
                 role: index == 0 ? .admin : .member, status: index % 2 == 0 ? .suspended : .active)))
         }
@@ -34,12 +34,12 @@ struct ClientFilterTests {
             #expect(Set(try await repository.groups(named: "ops", limit: 20)) == [ops.reference, night.reference])
             #expect(try await repository.groups(named: "night", limit: 20) == [night.reference])
 
-            let suspendedInOps = try await repository.list(UserQuery(status: .suspended, group: ops.id))
+            let suspendedInOps = try await repository.listUsers(UserQuery(status: .suspended, group: ops.id))
             #expect(Set(suspendedInOps.items.map(\.id)) == [users[0].id, users[2].id])
             #expect(suspendedInOps.total == 2)
-            let adminsInOps = try await repository.list(UserQuery(search: "person", role: .admin, group: ops.id))
+            let adminsInOps = try await repository.listUsers(UserQuery(search: "person", role: .admin, group: ops.id))
             #expect(adminsInOps.items.map(\.id) == [users[0].id])
-            #expect(try await repository.list(UserQuery(status: .suspended)).total == 3)
+            #expect(try await repository.listUsers(UserQuery(status: .suspended)).total == 3)
         }
     }
 
@@ -49,16 +49,16 @@ struct ClientFilterTests {
             let (ops, night, users) = try await prepare(server)
             let client = APIClient(baseURL: server.url.appendingPathComponent("scim/v2"), token: TestServer.token,
                                    transport: TestTransport.shared, retryPolicy: .never, logger: quietLogger)
-            let repository = SCIMUserRepository(client: client)
-            _ = try await repository.list(UserQuery(perPage: 1))
+            let repository = SCIMDirectory(client: client)
+            _ = try await repository.listUsers(UserQuery(perPage: 1))
             #expect(await repository.traits().hasGroups)
             #expect(Set(try await repository.groups(named: "ops", limit: 20)) == [ops.reference, night.reference])
 
-            let suspendedInOps = try await repository.list(UserQuery(status: .suspended, group: ops.id))
+            let suspendedInOps = try await repository.listUsers(UserQuery(status: .suspended, group: ops.id))
             #expect(Set(suspendedInOps.items.map(\.id)) == [users[0].id, users[2].id])
-            let searched = try await repository.list(UserQuery(search: "person0", status: .suspended, group: ops.id))
+            let searched = try await repository.listUsers(UserQuery(search: "person0", status: .suspended, group: ops.id))
             #expect(searched.items.map(\.id) == [users[0].id])
-            #expect(try await repository.list(UserQuery(status: .active, group: night.id)).total == 0)
+            #expect(try await repository.listUsers(UserQuery(status: .active, group: night.id)).total == 0)
         }
     }
 }

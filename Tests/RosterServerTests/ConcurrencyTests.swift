@@ -29,12 +29,12 @@ struct ConcurrencyTests {
             // PostgreSQL's writers take turns on the generation row: 200 creates in a row, each with
             // its triggers, took 6.5 s alone and over 30 s (the standard deadline) with the whole
             // suite running. Each request may wait as long as the transport does.
-            let users = RemoteUserRepository(client: server.client(transport: Self.patientTransport, deadline: .seconds(120)))
+            let users = RosterAPIDirectory(client: server.client(transport: Self.patientTransport, deadline: .seconds(120)))
             let outcomes = await withTaskGroup(of: (String, Result<User, APIError>).self) { group in
                 for draft in drafts {
                     group.addTask {
                         do {
-                            return (draft.email.lowercased(), .success(try await users.create(draft)))
+                            return (draft.email.lowercased(), .success(try await users.createUser(draft)))
                         } catch let error as APIError {
                             return (draft.email.lowercased(), .failure(error))
                         } catch {
@@ -55,7 +55,7 @@ struct ConcurrencyTests {
                     #expect(error.fieldErrors.map(\.field) == ["email"])
                 }
             }
-            let stored = try await users.list(UserQuery(perPage: 200))
+            let stored = try await users.listUsers(UserQuery(perPage: 200))
             #expect(stored.total == 180)
             #expect(Set(stored.items.map { $0.email.lowercased() }) == Set(byEmail.keys))
         }

@@ -14,42 +14,42 @@ import Glibc
 struct CrossProcessFreshnessTests {
     private static let token = "two-servers"
 
-    private static func repository(_ url: URL) -> RemoteUserRepository {
-        RemoteUserRepository(client: APIClient(baseURL: url, token: token, transport: TestTransport.shared, logger: quietLogger))
+    private static func repository(_ url: URL) -> RosterAPIDirectory {
+        RosterAPIDirectory(client: APIClient(baseURL: url, token: token, transport: TestTransport.shared, logger: quietLogger))
     }
 
     /// Lists `query` twice through `users` (the second answer can come from the cache) and
     /// returns the page.
-    private static func listedTwice(_ users: RemoteUserRepository, _ query: UserQuery) async throws -> Page<User> {
-        _ = try await users.list(query)
-        return try await users.list(query)
+    private static func listedTwice(_ users: RosterAPIDirectory, _ query: UserQuery) async throws -> Page<User> {
+        _ = try await users.listUsers(query)
+        return try await users.listUsers(query)
     }
 
     /// Create, update and delete through `writer`, each checked in the next lists through `reader`.
-    private static func writesShow(through writer: RemoteUserRepository, in reader: RemoteUserRepository, seeded: Int) async throws {
+    private static func writesShow(through writer: RosterAPIDirectory, in reader: RosterAPIDirectory, seeded: Int) async throws {
         let everyone = UserQuery(perPage: 200)
         let search = UserQuery(search: "crossproc")
         #expect(try await listedTwice(reader, everyone).total == seeded)
         #expect(try await listedTwice(reader, search).total == 0)
 
-        let created = try await writer.create(UserDraft(name: "Crossproc Person", email: "crossproc@example.com"))
-        let afterCreate = try await reader.list(everyone)
+        let created = try await writer.createUser(UserDraft(name: "Crossproc Person", email: "crossproc@example.com"))
+        let afterCreate = try await reader.listUsers(everyone)
         #expect(afterCreate.total == seeded + 1, "the other server's list missed a create")
         #expect(afterCreate.items.contains(created))
-        #expect(try await reader.list(search).items == [created])
+        #expect(try await reader.listUsers(search).items == [created])
 
         #expect(try await listedTwice(reader, UserQuery(search: "renamedproc")).total == 0)
-        let updated = try await writer.update(id: created.id, with: UserDraft(name: "Renamedproc", email: "renamedproc@example.com"))
-        #expect(try await reader.list(everyone).items.contains(updated), "the other server's list missed an update")
-        #expect(try await reader.list(search).items.isEmpty)
-        #expect(try await reader.list(UserQuery(search: "renamedproc")).items == [updated])
+        let updated = try await writer.updateUser(id: created.id, with: UserDraft(name: "Renamedproc", email: "renamedproc@example.com"))
+        #expect(try await reader.listUsers(everyone).items.contains(updated), "the other server's list missed an update")
+        #expect(try await reader.listUsers(search).items.isEmpty)
+        #expect(try await reader.listUsers(UserQuery(search: "renamedproc")).items == [updated])
 
         _ = try await listedTwice(reader, everyone)
-        _ = try await writer.delete(id: updated.id)
-        let afterDelete = try await reader.list(everyone)
+        _ = try await writer.deleteUser(id: updated.id)
+        let afterDelete = try await reader.listUsers(everyone)
         #expect(afterDelete.total == seeded, "the other server's list missed a delete")
         #expect(!afterDelete.items.contains { $0.id == updated.id })
-        #expect(try await reader.list(UserQuery(search: "renamedproc")).items.isEmpty)
+        #expect(try await reader.listUsers(UserQuery(search: "renamedproc")).items.isEmpty)
     }
 
     @Test("a create, update and delete through roster-server A are in the next list through roster-server B, and back")

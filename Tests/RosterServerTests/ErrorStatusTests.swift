@@ -45,7 +45,7 @@ struct ErrorStatusTests {
             #expect(try await server.raw(.get, "/api/v1/users", headers: ["Authorization": "bearer \(TestServer.token)"]).status == 200)
             // Through the client: a typed error, not retried.
             await #expect(throws: APIError.unauthorized(ErrorBody(code: "unauthorized", message: APIProblemMessage.unauthorized))) {
-                _ = try await server.repository(token: "nope").list(UserQuery())
+                _ = try await server.repository(token: "nope").listUsers(UserQuery())
             }
         }
     }
@@ -88,10 +88,10 @@ struct ErrorStatusTests {
     func emailTaken(backend: Backend) async throws {
         try await withServer(backend: backend) { server in
             let users = server.repository()
-            let first = try await users.create(UserDraft(name: "Ana", email: "ana@example.com"))
-            let other = try await users.create(UserDraft(name: "Bo", email: "bo@example.com"))
-            for attempt in [{ try await users.create(UserDraft(name: "Ana 2", email: "ANA@Example.COM")) },
-                            { try await users.update(id: other.id, with: UserDraft(name: "Bo", email: "Ana@example.com")) }] {
+            let first = try await users.createUser(UserDraft(name: "Ana", email: "ana@example.com"))
+            let other = try await users.createUser(UserDraft(name: "Bo", email: "bo@example.com"))
+            for attempt in [{ try await users.createUser(UserDraft(name: "Ana 2", email: "ANA@Example.COM")) },
+                            { try await users.updateUser(id: other.id, with: UserDraft(name: "Bo", email: "Ana@example.com")) }] {
                 do {
                     _ = try await attempt()
                     Issue.record("a taken email must be refused")
@@ -102,7 +102,7 @@ struct ErrorStatusTests {
                 }
             }
             // Keeping one's own email, in another case, is not a conflict.
-            let renamed = try await users.update(id: first.id, with: UserDraft(name: "Ana", email: "ANA@example.com"))
+            let renamed = try await users.updateUser(id: first.id, with: UserDraft(name: "Ana", email: "ANA@example.com"))
             #expect(renamed.email == "ANA@example.com")
         }
     }
@@ -161,14 +161,14 @@ struct ErrorStatusTests {
             }
             // Through the client, the field errors arrive typed, with UserValidation's own messages.
             do {
-                _ = try await server.repository().create(UserDraft(name: "", email: "a@b"))
+                _ = try await server.repository().createUser(UserDraft(name: "", email: "a@b"))
                 Issue.record("an invalid draft must be refused")
             } catch let error as APIError {
                 #expect(error.status == 422)
                 #expect(error.fieldErrors == UserValidation.problems(in: UserDraft(name: "", email: "a@b")))
             }
             // An update is judged the same way.
-            let user = try await server.repository().create(UserDraft(name: "A", email: "a@example.com"))
+            let user = try await server.repository().createUser(UserDraft(name: "A", email: "a@example.com"))
             let update = try await server.raw(.put, "/api/v1/users/\(user.id)", headers: TestServer.jsonWithAuthorization,
                                               body: .json(#"{"name":"A","email":"a@example.com","id":"other"}"#))
             #expect(update.status == 422)

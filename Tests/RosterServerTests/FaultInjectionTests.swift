@@ -28,11 +28,11 @@ struct FaultInjectionTests {
             let transport = CountingTransport()
             let client = server.client(retryPolicy: Self.quickRetries, transport: transport)
             #expect(RetryPolicy.default.maximumAttempts == 3)
-            let page = try await RemoteUserRepository(client: client).list(UserQuery())
+            let page = try await RosterAPIDirectory(client: client).listUsers(UserQuery())
             #expect(page.total == 3)
             #expect(transport.statuses.withLock { $0 } == [503, 503, 200])
             // Health is not under /api/v1/users and never fails.
-            #expect(try await RemoteUserRepository(client: client).health().status == "ok")
+            #expect(try await RosterAPIDirectory(client: client).health().status == "ok")
         }
     }
 
@@ -41,9 +41,9 @@ struct FaultInjectionTests {
         try await withServer(faults: FaultInjection(failFirst: 1)) { server in
             await #expect(throws: APIError.serviceUnavailable(retryAfter: .seconds(1), ErrorBody(
                 code: "unavailable", message: "The server is unavailable right now (injected fault); try again shortly."))) {
-                _ = try await server.repository().list(UserQuery())
+                _ = try await server.repository().listUsers(UserQuery())
             }
-            let page = try await server.repository().list(UserQuery())
+            let page = try await server.repository().listUsers(UserQuery())
             #expect(page.total == 0)
         }
     }

@@ -59,7 +59,7 @@ struct GroupIdempotencyKeyTests {
             #expect(try await post(server, "/api/v1/users", key: "group-key", body: Self.admins).errorEnvelope?.code == "validation_failed")
             #expect(try await post(server, key: "user-key", body: ada).errorEnvelope?.code == "validation_failed")
             #expect(try await groupCount(server) == 1)
-            #expect(try await server.repository().list(UserQuery()).total == 1)
+            #expect(try await server.repository().listUsers(UserQuery()).total == 1)
         }
     }
 

@@ -70,7 +70,7 @@ struct GroupListTests {
     @Test("members and users?group= list a group's users with the user list's paging, search and sort", arguments: Backend.allCases)
     func memberLists(backend: Backend) async throws {
         try await withServer(backend: backend, seedCount: 30) { server in
-            let everyone = try await server.repository().list(UserQuery(perPage: 200)).items
+            let everyone = try await server.repository().listUsers(UserQuery(perPage: 200)).items
             let chosen = Array(everyone.shuffled().prefix(12))
             let ops = try await server.createGroup("Ops")
             let ids = chosen.map { #""\#($0.id)""# }.joined(separator: ",")

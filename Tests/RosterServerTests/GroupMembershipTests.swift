@@ -7,7 +7,7 @@ struct GroupMembershipTests {
     private func makeUsers(_ server: TestServer, _ count: Int) async throws -> [User] {
         var users: [User] = []
         for index in 0..<count {
-            users.append(try await server.repository().create(UserDraft(name: "User \(index)", email: "user\(index)@example.com")))
+            users.append(try await server.repository().createUser(UserDraft(name: "User \(index)", email: "user\(index)@example.com")))
         }
         return users
     }
@@ -35,13 +35,13 @@ struct GroupMembershipTests {
             #expect(try await server.call(.put, path).data(Group.self) == afterAdd, "a second PUT changes nothing")
             #expect(try await server.user(user.id).groups == [GroupReference(id: ops.id, name: "Ops")])
             #expect(try await server.user(user.id).updatedAt == user.updatedAt, "membership is the group's, not the user's")
-            #expect(try await server.repository().list(UserQuery()).items.first?.groups == [ops.reference])
+            #expect(try await server.repository().listUsers(UserQuery()).items.first?.groups == [ops.reference])
 
             let removed = try await server.call(.delete, path)
             #expect(try removed.data(Group.self).memberCount == 0)
             #expect(try await server.call(.delete, path).data(Group.self).memberCount == 0)
             #expect(try await server.user(user.id).groups.isEmpty)
-            #expect(try await server.repository().list(UserQuery()).items.first?.groups == [])
+            #expect(try await server.repository().listUsers(UserQuery()).items.first?.groups == [])
 
             for userPath in ["/api/v1/groups/\(ops.id)/members/nobody"] {
                 for method in [HTTPMethod.put, .delete] {
@@ -145,18 +145,18 @@ struct GroupMembershipTests {
             _ = try await server.call(.put, "/api/v1/groups/\(ops.id)/members/\(users[0].id)")
             _ = try await server.call(.put, "/api/v1/groups/\(dev.id)/members/\(users[0].id)")
             let repository = server.repository()
-            for _ in 0..<2 { #expect(try await repository.list(UserQuery()).items[0].groups.map(\.name) == ["Dev", "Ops"]) }
+            for _ in 0..<2 { #expect(try await repository.listUsers(UserQuery()).items[0].groups.map(\.name) == ["Dev", "Ops"]) }
 
             _ = try await server.call(.put, "/api/v1/groups/\(ops.id)", #"{"name":"Alpha"}"#)
             #expect(try await server.user(users[0].id).groups.map(\.name) == ["Alpha", "Dev"])
-            #expect(try await repository.list(UserQuery()).items[0].groups.map(\.name) == ["Alpha", "Dev"])
+            #expect(try await repository.listUsers(UserQuery()).items[0].groups.map(\.name) == ["Alpha", "Dev"])
 
             _ = try await server.call(.delete, "/api/v1/groups/\(dev.id)")
             #expect(try await server.user(users[0].id).groups == [GroupReference(id: ops.id, name: "Alpha")])
-            #expect(try await repository.list(UserQuery()).items[0].groups.map(\.name) == ["Alpha"])
+            #expect(try await repository.listUsers(UserQuery()).items[0].groups.map(\.name) == ["Alpha"])
             #expect(try await server.user(users[1].id).groups.isEmpty)
             // A user's own update keeps their groups in the answer and in the stored JSON.
-            let updated = try await repository.update(id: users[0].id, with: UserDraft(name: "Renamed", email: "user0@example.com"))
+            let updated = try await repository.updateUser(id: users[0].id, with: UserDraft(name: "Renamed", email: "user0@example.com"))
             #expect(updated.groups.map(\.name) == ["Alpha"])
             #expect(try await server.user(users[0].id).groups.map(\.name) == ["Alpha"])
         }

@@ -97,7 +97,7 @@ struct GroupTests {
     @Test("404 for an unknown group on every group route; 405 with Allow for a wrong method; 401 without a token", arguments: Backend.allCases)
     func unknownGroupAndMethods(backend: Backend) async throws {
         try await withServer(backend: backend) { server in
-            let user = try await server.repository().create(UserDraft(name: "Ada", email: "ada@example.com"))
+            let user = try await server.repository().createUser(UserDraft(name: "Ada", email: "ada@example.com"))
             let calls: [(HTTPMethod, String, String?)] = [
                 (.get, "/api/v1/groups/nope", nil), (.put, "/api/v1/groups/nope", #"{"name":"X"}"#),
                 (.delete, "/api/v1/groups/nope", nil), (.get, "/api/v1/groups/nope/members", nil),

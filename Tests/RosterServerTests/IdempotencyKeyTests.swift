@@ -17,7 +17,7 @@ struct IdempotencyKeyTests {
     }
 
     private func total(_ server: TestServer) async throws -> Int {
-        try await server.repository().list(UserQuery()).total
+        try await server.repository().listUsers(UserQuery()).total
     }
 
     @Test("the same key and body answer the first 201 again, byte for byte, and one user exists", arguments: Backend.allCases)
@@ -33,7 +33,7 @@ struct IdempotencyKeyTests {
             #expect(try await total(server) == 1)
             // The first answer stays the answer, even after the user changed.
             let user = try #require(try WireFormat.makeDecoder().decode(APIResponse<User>.self, from: first.response.body).data)
-            _ = try await server.repository().update(id: user.id, with: UserDraft(name: "Ada King", email: "ada@example.com"))
+            _ = try await server.repository().updateUser(id: user.id, with: UserDraft(name: "Ada King", email: "ada@example.com"))
             #expect(try await post(server, key: "key-1", body: Self.ada).response.body == first.response.body)
             // Another key is another create: here the email is taken.
             #expect(try await post(server, key: "key-2", body: Self.ada).status == 409)
@@ -124,9 +124,9 @@ struct IdempotencyKeyTests {
     @Test("a refused create records nothing: its retry with the same key runs again", arguments: Backend.allCases)
     func refusalNotRecorded(backend: Backend) async throws {
         try await withServer(backend: backend) { server in
-            let blocker = try await server.repository().create(UserDraft(name: "Someone", email: "ada@example.com"))
+            let blocker = try await server.repository().createUser(UserDraft(name: "Someone", email: "ada@example.com"))
             #expect(try await post(server, key: "key-1", body: Self.ada).status == 409)
-            _ = try await server.repository().delete(id: blocker.id)
+            _ = try await server.repository().deleteUser(id: blocker.id)
             #expect(try await post(server, key: "key-1", body: Self.ada).status == 201)
 
             let invalid = try await post(server, key: "key-2", body: #"{"name":"","email":"grace@example.com"}"#)

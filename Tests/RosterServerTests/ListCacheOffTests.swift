@@ -17,16 +17,16 @@ struct ListCacheOffTests {
         try await withServer(seedCount: 12, listCacheEntries: listCacheEntries) { server in
             let users = server.repository()
             let query = UserQuery(perPage: 5)
-            let first = try await users.list(query)
+            let first = try await users.listUsers(query)
             #expect(first.items.count == 5)
-            #expect(try await users.list(query) == first)
+            #expect(try await users.listUsers(query) == first)
 
             let outside = try UserStore(path: server.databasePath)
             _ = try await outside.create(
                 UserDraft(name: "Outside Writer", email: "outside@example.com"), at: Date())
             try outside.pool.close()
 
-            return (first.total, try await users.list(query).total)
+            return (first.total, try await users.listUsers(query).total)
         }
     }
 

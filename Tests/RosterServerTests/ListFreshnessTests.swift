@@ -15,26 +15,26 @@ struct ListFreshnessTests {
             let search = UserQuery(search: "zzcache")
             // Asked twice so the answers are certainly cached.
             for _ in 0..<2 {
-                #expect(try await users.list(everyone).total == 30)
-                #expect(try await users.list(search).total == 0)
+                #expect(try await users.listUsers(everyone).total == 30)
+                #expect(try await users.listUsers(search).total == 0)
             }
 
-            let created = try await users.create(UserDraft(name: "Zzcache Person", email: "zzcache@example.com"))
-            let afterCreate = try await users.list(everyone)
+            let created = try await users.createUser(UserDraft(name: "Zzcache Person", email: "zzcache@example.com"))
+            let afterCreate = try await users.listUsers(everyone)
             #expect(afterCreate.total == 31)
             #expect(afterCreate.items.contains(created))
-            #expect(try await users.list(search).items == [created])
+            #expect(try await users.listUsers(search).items == [created])
 
-            let updated = try await users.update(id: created.id, with: UserDraft(name: "Renamed", email: "renamed@example.com"))
-            #expect(try await users.list(everyone).items.contains(updated))
-            #expect(try await users.list(search).items.isEmpty)
-            #expect(try await users.list(UserQuery(search: "renamed")).items == [updated])
+            let updated = try await users.updateUser(id: created.id, with: UserDraft(name: "Renamed", email: "renamed@example.com"))
+            #expect(try await users.listUsers(everyone).items.contains(updated))
+            #expect(try await users.listUsers(search).items.isEmpty)
+            #expect(try await users.listUsers(UserQuery(search: "renamed")).items == [updated])
 
-            _ = try await users.delete(id: updated.id)
-            let afterDelete = try await users.list(everyone)
+            _ = try await users.deleteUser(id: updated.id)
+            let afterDelete = try await users.listUsers(everyone)
             #expect(afterDelete.total == 30)
             #expect(!afterDelete.items.contains { $0.id == updated.id })
-            #expect(try await users.list(UserQuery(search: "renamed")).items.isEmpty)
+            #expect(try await users.listUsers(UserQuery(search: "renamed")).items.isEmpty)
         }
     }
 
@@ -42,10 +42,10 @@ struct ListFreshnessTests {
     func refusedWrite(backend: Backend) async throws {
         try await withServer(backend: backend, seedCount: 5) { server in
             let users = server.repository()
-            let before = try await users.list(UserQuery())
+            let before = try await users.listUsers(UserQuery())
             let taken = before.items[0].email
-            await #expect(throws: APIError.self) { try await users.create(UserDraft(name: "Dup", email: taken)) }
-            #expect(try await users.list(UserQuery()) == before)
+            await #expect(throws: APIError.self) { try await users.createUser(UserDraft(name: "Dup", email: taken)) }
+            #expect(try await users.listUsers(UserQuery()) == before)
         }
     }
 
@@ -57,8 +57,8 @@ struct ListFreshnessTests {
                 group.addTask {
                     let users = server.repository()
                     for index in 0..<creates {
-                        let user = try await users.create(UserDraft(name: "Racer \(index)", email: "racer\(index)@example.com"))
-                        let page = try await users.list(UserQuery(perPage: 200))
+                        let user = try await users.createUser(UserDraft(name: "Racer \(index)", email: "racer\(index)@example.com"))
+                        let page = try await users.listUsers(UserQuery(perPage: 200))
                         #expect(page.total == 11 + index)
                         #expect(page.items.contains(user), "create \(index) missing from the next list")
                     }
@@ -68,7 +68,7 @@ struct ListFreshnessTests {
                         let users = server.repository()
                         var lastTotal = 0
                         while lastTotal < 10 + creates {
-                            let total = try await users.list(UserQuery(perPage: 200)).total
+                            let total = try await users.listUsers(UserQuery(perPage: 200)).total
                             #expect(total >= lastTotal, "a list went back from \(lastTotal) to \(total) users")
                             lastTotal = max(lastTotal, total)
                         }

@@ -35,7 +35,7 @@ struct ListTests {
             let users = server.repository()
             var seen: [User] = []
             for page in 1...3 {
-                let result = try await users.list(UserQuery(page: page, perPage: 10))
+                let result = try await users.listUsers(UserQuery(page: page, perPage: 10))
                 #expect(result.page == page)
                 #expect(result.perPage == 10)
                 #expect(result.total == 25)
@@ -43,16 +43,16 @@ struct ListTests {
                 seen += result.items
             }
             #expect(Set(seen.map(\.id)).count == 25)
-            let all = try await users.list(UserQuery(perPage: 200))
+            let all = try await users.listUsers(UserQuery(perPage: 200))
             #expect(all.items == seen)
 
             for page in [4, 5, 10_000_000] {
-                let past = try await users.list(UserQuery(page: page, perPage: 10))
+                let past = try await users.listUsers(UserQuery(page: page, perPage: 10))
                 #expect(past.items.isEmpty)
                 #expect(past.total == 25)
                 #expect(past.page == page)
             }
-            let single = try await users.list(UserQuery(page: 25, perPage: 1))
+            let single = try await users.listUsers(UserQuery(page: 25, perPage: 1))
             #expect(single.items == [seen[24]])
             let defaults = try await server.raw(.get, "/api/v1/users", headers: TestServer.authorization)
             let page = try WireFormat.makeDecoder().decode(APIResponse<Page<User>>.self, from: defaults.response.body).data
@@ -64,17 +64,17 @@ struct ListTests {
     @Test("every sort orders exactly like the client's in-memory repository, ties by id", arguments: Backend.allCases, UserSort.allCases)
     func sortMatchesClient(backend: Backend, sort: UserSort) async throws {
         try await withServer(backend: backend, prepare: insertTricky) { server in
-            let reference = InMemoryUserRepository(users: trickyUsers())
+            let reference = InMemoryDirectory(users: trickyUsers())
             for perPage in [200, 7] {
                 var served: [User] = []
                 var page = 1
                 while true {
-                    let result = try await server.repository().list(UserQuery(page: page, perPage: perPage, sort: sort))
+                    let result = try await server.repository().listUsers(UserQuery(page: page, perPage: perPage, sort: sort))
                     served += result.items
                     if result.items.count < perPage { break }
                     page += 1
                 }
-                let expected = try await reference.list(UserQuery(perPage: 200, sort: sort)).items
+                let expected = try await reference.listUsers(UserQuery(perPage: 200, sort: sort)).items
                 #expect(served.map(\.id) == expected.map(\.id), "sort \(sort.rawValue), per_page \(perPage)")
             }
         }
@@ -83,13 +83,13 @@ struct ListTests {
     @Test("role and status filter, alone, together and with a search; totals match", arguments: Backend.allCases)
     func filters(backend: Backend) async throws {
         try await withServer(backend: backend, prepare: insertTricky) { server in
-            let reference = InMemoryUserRepository(users: trickyUsers())
+            let reference = InMemoryDirectory(users: trickyUsers())
             for role in [nil] + Role.known.map(Optional.some) {
                 for status in [nil] + Status.known.map(Optional.some) {
                     for search in [nil, "an", "anna", "example"] {
                         let query = UserQuery(perPage: 200, search: search, role: role, status: status)
-                        let served = try await server.repository().list(query)
-                        let expected = try await reference.list(query)
+                        let served = try await server.repository().listUsers(query)
+                        let expected = try await reference.listUsers(query)
                         #expect(served.items.map(\.id) == expected.items.map(\.id), "\(query)")
                         #expect(served.total == expected.total, "\(query)")
                     }
@@ -124,7 +124,7 @@ struct ListTests {
     @Test("search is a case-insensitive substring of name or email, in any script", arguments: Backend.allCases, searches)
     func search(backend: Backend, search: (query: String, names: [String])) async throws {
         try await withServer(backend: backend, prepare: insertTricky) { server in
-            let found = try await server.repository().list(UserQuery(perPage: 200, search: search.query))
+            let found = try await server.repository().listUsers(UserQuery(perPage: 200, search: search.query))
             #expect(found.items.map(\.name).sorted() == search.names.sorted())
             #expect(found.total == search.names.count)
         }
@@ -134,13 +134,13 @@ struct ListTests {
     func searchEmails(backend: Backend) async throws {
         try await withServer(backend: backend, prepare: insertTricky) { server in
             let users = server.repository()
-            let byDomain = try await users.list(UserQuery(perPage: 200, search: "EXAMPLE.ORG"))
+            let byDomain = try await users.listUsers(UserQuery(perPage: 200, search: "EXAMPLE.ORG"))
             #expect(byDomain.total == trickyUsers().filter { $0.email.lowercased().hasSuffix("example.org") }.count)
             #expect(byDomain.total > 0)
-            let short = try await users.list(UserQuery(perPage: 200, search: "R1"))
+            let short = try await users.listUsers(UserQuery(perPage: 200, search: "R1"))
             #expect(Set(short.items.map(\.email)) == Set(trickyUsers().map(\.email).filter { $0.contains("r1") }))
             // Name and email are separate: a match never spans from one into the other.
-            let spanning = try await users.list(UserQuery(perPage: 200, search: "emileuser"))
+            let spanning = try await users.listUsers(UserQuery(perPage: 200, search: "emileuser"))
             #expect(spanning.total == 0)
         }
     }
@@ -149,11 +149,11 @@ struct ListTests {
     func searchLargeDirectory(backend: Backend) async throws {
         try await withServer(backend: backend, seedCount: 3000) { server in
             let all = try await collectAll(server)
-            let reference = InMemoryUserRepository(users: all)
+            let reference = InMemoryDirectory(users: all)
             for search in ["анна", "Анна", "ΜΑΡΊΑ", "佐藤", "김", "Müller", "SMITH", "example.net", "a", "zh", "ng.", "@corp"] {
                 let query = UserQuery(perPage: 50, search: search, sort: .email)
-                let served = try await server.repository().list(query)
-                let expected = try await reference.list(query)
+                let served = try await server.repository().listUsers(query)
+                let expected = try await reference.listUsers(query)
                 #expect(served.total == expected.total, "q=\(search)")
                 #expect(served.items.map(\.id) == expected.items.map(\.id), "q=\(search)")
                 #expect(served.total > 0, "q=\(search)")
@@ -165,7 +165,7 @@ struct ListTests {
         var all: [User] = []
         var page = 1
         while true {
-            let result = try await server.repository().list(UserQuery(page: page, perPage: 200))
+            let result = try await server.repository().listUsers(UserQuery(page: page, perPage: 200))
             all += result.items
             if result.items.count < 200 { return all }
             page += 1

@@ -77,8 +77,8 @@ private final class AnswerLosingProxy: Sendable {
 struct LostAnswerTests {
     static let quickRetries = RetryPolicy(baseDelay: .milliseconds(5))
 
-    private static func users(through proxy: AnswerLosingProxy) -> RemoteUserRepository {
-        RemoteUserRepository(client: APIClient(
+    private static func users(through proxy: AnswerLosingProxy) -> RosterAPIDirectory {
+        RosterAPIDirectory(client: APIClient(
             baseURL: proxy.url, token: TestServer.token, transport: TestTransport.shared, retryPolicy: quickRetries,
             logger: quietLogger))
     }
@@ -89,11 +89,11 @@ struct LostAnswerTests {
             let proxy = try AnswerLosingProxy(upstream: server.url, loseFirstPostAnswers: 1, hideFeatures: false)
             defer { proxy.close() }
             let users = Self.users(through: proxy)
-            let created = try await users.create(UserDraft(name: "Once Only", email: "once@example.com"))
+            let created = try await users.createUser(UserDraft(name: "Once Only", email: "once@example.com"))
             #expect(created.email == "once@example.com")
             #expect(proxy.posts.count == 2)
             #expect(Set(proxy.posts.compactMap { $0.headers["Idempotency-Key"] }).count == 1, "both attempts carry the same key")
-            let found = try await server.repository().list(UserQuery(search: "once@example.com"))
+            let found = try await server.repository().listUsers(UserQuery(search: "once@example.com"))
             #expect(found.total == 1, "the user exists once")
             #expect(found.items.first?.id == created.id, "the replayed answer names the same user")
         }
@@ -106,7 +106,7 @@ struct LostAnswerTests {
             defer { proxy.close() }
             let users = Self.users(through: proxy)
             do {
-                _ = try await users.create(UserDraft(name: "Maybe Made", email: "maybe@example.com"))
+                _ = try await users.createUser(UserDraft(name: "Maybe Made", email: "maybe@example.com"))
                 Issue.record("a lost answer cannot be a success here")
             } catch let error as APIError {
                 guard case .createOutcomeUnknown(let existing) = error else {
@@ -116,7 +116,7 @@ struct LostAnswerTests {
                 #expect(existing?.email == "maybe@example.com")
             }
             #expect(proxy.posts.count == 1, "the POST was not sent twice")
-            #expect(try await server.repository().list(UserQuery(search: "maybe@example.com")).total == 1)
+            #expect(try await server.repository().listUsers(UserQuery(search: "maybe@example.com")).total == 1)
         }
     }
 }

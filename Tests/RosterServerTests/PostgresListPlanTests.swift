@@ -215,7 +215,7 @@ struct PostgresListPlanTests {
             #expect(refused.2 < .seconds(20))
             let search = try await server.raw(.get, "/api/v1/users?q=an", headers: TestServer.authorization)
             #expect(search.status == 200)
-            #expect(try await server.repository().list(UserQuery(page: 25, perPage: 50)).items.count == 50)
+            #expect(try await server.repository().listUsers(UserQuery(page: 25, perPage: 50)).items.count == 50)
         }
     }
 }

@@ -21,14 +21,14 @@ struct ProcessTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try ServerProcess(arguments: ["--port", "0", "--database", path, "--token", "kill-test", "--log-level", "warning"])
         let url = try await server.waitForListening()
-        let users = RemoteUserRepository(client: APIClient(baseURL: url, token: "kill-test", transport: TestTransport.shared, logger: quietLogger))
+        let users = RosterAPIDirectory(client: APIClient(baseURL: url, token: "kill-test", transport: TestTransport.shared, logger: quietLogger))
 
         let acknowledged = try await withThrowingTaskGroup(of: [String].self) { group in
             for worker in 0..<10 {
                 group.addTask {
                     var ids: [String] = []
                     for index in 0..<20 {
-                        ids.append(try await users.create(UserDraft(name: "Durable \(worker)-\(index)", email: "d\(worker)-\(index)@example.com")).id)
+                        ids.append(try await users.createUser(UserDraft(name: "Durable \(worker)-\(index)", email: "d\(worker)-\(index)@example.com")).id)
                     }
                     return ids
                 }
@@ -65,8 +65,8 @@ struct ProcessTests {
         let token = String(try #require(tokenLines.first).dropFirst("token: ".count))
         #expect(token.count == 64)
 
-        let users = RemoteUserRepository(client: APIClient(baseURL: url, token: token, transport: TestTransport.shared, retryPolicy: .never, logger: quietLogger))
-        let inFlight = Task { try await users.list(UserQuery()) }
+        let users = RosterAPIDirectory(client: APIClient(baseURL: url, token: token, transport: TestTransport.shared, retryPolicy: .never, logger: quietLogger))
+        let inFlight = Task { try await users.listUsers(UserQuery()) }
         // The call is in flight once the server logged its start (the latency holds it there).
         #expect(await eventually { server.stderr.contains("GET /api/v1/users started") })
         server.signal(SIGTERM)
@@ -78,7 +78,7 @@ struct ProcessTests {
         #expect(exit.status == 0)
         #expect(server.stderr.contains("GET /api/v1/users 200"))
         #expect(!server.stderr.contains(token), "the token must never be logged")
-        await #expect(throws: APIError.self) { _ = try await users.list(UserQuery()) }
+        await #expect(throws: APIError.self) { _ = try await users.listUsers(UserQuery()) }
     }
 
     @Test("--help documents every option")

@@ -14,7 +14,7 @@ struct QueryBudgetTests {
     @Test("with a budget of a microsecond, a rare short search is stopped with 503 query_too_slow; quick calls still answer")
     func searchPastBudget() async throws {
         try await withServer(seedCount: 3000, listCacheEntries: 0, queryBudget: .microseconds(1)) { server in
-            _ = try await server.repository().create(Self.rareUser)
+            _ = try await server.repository().createUser(Self.rareUser)
             let answer = try await server.raw(.get, "/api/v1/users?q=qx", headers: TestServer.authorization)
             #expect(answer.status == 503)
             #expect(answer.header("Retry-After") == nil)
@@ -26,9 +26,9 @@ struct QueryBudgetTests {
             #expect(deep.errorEnvelope?.code == "query_too_slow")
 
             // The first page and a get are quick reads: no budget, so they answer.
-            let first = try await server.repository().list(UserQuery(perPage: 50))
+            let first = try await server.repository().listUsers(UserQuery(perPage: 50))
             #expect(first.total == 3001)
-            #expect(try await server.repository().get(id: first.items[0].id) == first.items[0])
+            #expect(try await server.repository().user(id: first.items[0].id) == first.items[0])
         }
     }
 
@@ -36,9 +36,9 @@ struct QueryBudgetTests {
     func searchWithinBudget() async throws {
         try await withServer(seedCount: 3000, listCacheEntries: 0) { server in
             let users = server.repository()
-            let rare = try await users.create(Self.rareUser)
-            #expect(try await users.list(UserQuery(search: "qx")).items == [rare])
-            #expect(try await users.list(UserQuery(page: 50, perPage: 50)).items.count == 50)
+            let rare = try await users.createUser(Self.rareUser)
+            #expect(try await users.listUsers(UserQuery(search: "qx")).items == [rare])
+            #expect(try await users.listUsers(UserQuery(page: 50, perPage: 50)).items.count == 50)
         }
     }
 

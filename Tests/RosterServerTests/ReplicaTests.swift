@@ -35,9 +35,9 @@ struct ReplicaTests {
 
     /// Starts `count` servers on one fresh database, list cache on; always stops them and removes it.
     private func withReplicas(_ count: Int, on database: SharedDatabase = .postgres,
-                              _ body: ([RemoteUserRepository]) async throws -> Void) async throws {
+                              _ body: ([RosterAPIDirectory]) async throws -> Void) async throws {
         try await withReplicaURLs(count, on: database) { urls in
-            try await body(urls.map { RemoteUserRepository(client: Self.client(baseURL: $0)) })
+            try await body(urls.map { RosterAPIDirectory(client: Self.client(baseURL: $0)) })
         }
     }
 
@@ -75,11 +75,11 @@ struct ReplicaTests {
     }
 
     /// Every user, through one replica, by pages of 200.
-    private func everyone(_ users: RemoteUserRepository) async throws -> [User] {
+    private func everyone(_ users: RosterAPIDirectory) async throws -> [User] {
         var all: [User] = []
         var page = 1
         while true {
-            let answer = try await users.list(UserQuery(page: page, perPage: 200))
+            let answer = try await users.listUsers(UserQuery(page: page, perPage: 200))
             all += answer.items
             if answer.items.isEmpty || all.count >= answer.total { return all }
             page += 1
@@ -104,7 +104,7 @@ struct ReplicaTests {
                 for (replica, draft) in creates {
                     group.addTask {
                         do {
-                            _ = try await replicas[replica].create(draft)
+                            _ = try await replicas[replica].createUser(draft)
                             return (draft.email.lowercased(), 201)
                         } catch let error as APIError {
                             return (draft.email.lowercased(), error.status ?? -1)
@@ -137,13 +137,13 @@ struct ReplicaTests {
         let fromEnvironment = try ServerProcess(
             arguments: ["--port", "0", "--token", Self.token, "--log-level", "warning"], environment: ["ROSTER_DATABASE": url])
         let fromOption = try ServerProcess(arguments: ["--port", "0", "--database", url, "--token", Self.token, "--log-level", "warning"])
-        func repository(_ server: ServerProcess) async throws -> RemoteUserRepository {
-            RemoteUserRepository(client: APIClient(
+        func repository(_ server: ServerProcess) async throws -> RosterAPIDirectory {
+            RosterAPIDirectory(client: APIClient(
                 baseURL: try await server.waitForListening(), token: Self.token, transport: TestTransport.shared,
                 retryPolicy: .never, logger: quietLogger))
         }
-        let created = try await repository(fromEnvironment).create(UserDraft(name: "Ada", email: "ada@example.com"))
-        #expect(try await repository(fromOption).get(id: created.id) == created)
+        let created = try await repository(fromEnvironment).createUser(UserDraft(name: "Ada", email: "ada@example.com"))
+        #expect(try await repository(fromOption).user(id: created.id) == created)
         for server in [fromEnvironment, fromOption] {
             server.signal(SIGTERM)
             _ = await server.waitForExit()
@@ -157,26 +157,26 @@ struct ReplicaTests {
     func writesReachOtherReplicasCaches(database: SharedDatabase, count: Int) async throws {
         try await withReplicas(count, on: database) { replicas in
             for index in 0..<5 {
-                _ = try await replicas[0].create(UserDraft(name: "Seed \(index)", email: "seed\(index)@example.com"))
+                _ = try await replicas[0].createUser(UserDraft(name: "Seed \(index)", email: "seed\(index)@example.com"))
             }
             let query = UserQuery(perPage: 50)
             // Asked twice through each replica: the second answer comes from its cache.
             for replica in replicas {
-                #expect(try await replica.list(query).total == 5)
-                #expect(try await replica.list(query).total == 5)
+                #expect(try await replica.listUsers(query).total == 5)
+                #expect(try await replica.listUsers(query).total == 5)
             }
             for (writer, replica) in replicas.enumerated() {
-                let created = try await replica.create(UserDraft(name: "Through \(writer)", email: "through\(writer)@example.com"))
+                let created = try await replica.createUser(UserDraft(name: "Through \(writer)", email: "through\(writer)@example.com"))
                 for other in replicas {
-                    #expect(try await other.list(query).items.contains(created), "create through \(writer)")
+                    #expect(try await other.listUsers(query).items.contains(created), "create through \(writer)")
                 }
-                let renamed = try await replica.update(id: created.id, with: UserDraft(name: "Renamed \(writer)", email: created.email))
+                let renamed = try await replica.updateUser(id: created.id, with: UserDraft(name: "Renamed \(writer)", email: created.email))
                 for other in replicas {
-                    #expect(try await other.list(query).items.contains(renamed), "update through \(writer)")
+                    #expect(try await other.listUsers(query).items.contains(renamed), "update through \(writer)")
                 }
-                try await replica.delete(id: created.id)
+                try await replica.deleteUser(id: created.id)
                 for other in replicas {
-                    #expect(try await !other.list(query).items.contains { $0.id == created.id }, "delete through \(writer)")
+                    #expect(try await !other.listUsers(query).items.contains { $0.id == created.id }, "delete through \(writer)")
                 }
             }
         }
@@ -186,28 +186,28 @@ struct ReplicaTests {
           arguments: [(SharedDatabase.postgres, 3), (.sqlite, 2)])
     func scimWritesReachOtherReplicasCaches(database: SharedDatabase, count: Int) async throws {
         try await withReplicaURLs(count, on: database) { urls in
-            let rosters = urls.map { RemoteUserRepository(client: Self.client(baseURL: $0)) }
-            let scims = urls.map { SCIMUserRepository(client: Self.client(baseURL: $0.appendingPathComponent("scim/v2"))) }
+            let rosters = urls.map { RosterAPIDirectory(client: Self.client(baseURL: $0)) }
+            let scims = urls.map { SCIMDirectory(client: Self.client(baseURL: $0.appendingPathComponent("scim/v2"))) }
             let query = UserQuery(perPage: 50)
             for (writer, scim) in scims.enumerated() {
                 // Asked twice through each replica: the second answer comes from its cache.
                 for roster in rosters {
-                    _ = try await roster.list(query)
-                    _ = try await roster.list(query)
+                    _ = try await roster.listUsers(query)
+                    _ = try await roster.listUsers(query)
                 }
-                let created = try await scim.create(UserDraft(name: "Scim \(writer)", email: "scim\(writer)@example.com"))
+                let created = try await scim.createUser(UserDraft(name: "Scim \(writer)", email: "scim\(writer)@example.com"))
                 for roster in rosters {
-                    #expect(try await roster.list(query).items.contains { $0.id == created.id && $0.name == created.name },
+                    #expect(try await roster.listUsers(query).items.contains { $0.id == created.id && $0.name == created.name },
                             "SCIM create through \(writer)")
                 }
-                let renamed = try await scim.update(id: created.id, with: UserDraft(name: "Renamed \(writer)", email: created.email))
+                let renamed = try await scim.updateUser(id: created.id, with: UserDraft(name: "Renamed \(writer)", email: created.email))
                 for roster in rosters {
-                    #expect(try await roster.list(query).items.contains { $0.id == created.id && $0.name == renamed.name },
+                    #expect(try await roster.listUsers(query).items.contains { $0.id == created.id && $0.name == renamed.name },
                             "SCIM update through \(writer)")
                 }
-                try await scim.delete(id: created.id)
+                try await scim.deleteUser(id: created.id)
                 for roster in rosters {
-                    #expect(try await !roster.list(query).items.contains { $0.id == created.id }, "SCIM delete through \(writer)")
+                    #expect(try await !roster.listUsers(query).items.contains { $0.id == created.id }, "SCIM delete through \(writer)")
                 }
             }
         }

@@ -32,7 +32,7 @@ struct SCIMFilterTests {
                 {"userName":"carol","displayName":"Carol Çelik","active":true,"emails":[{"value":"carol@example.org","type":"home"}]}
                 """#)
             clock.advance(by: 1)
-            people.dave = try await server.repository().create(UserDraft(name: "Dave Doe", email: "dave@example.net")).id
+            people.dave = try await server.repository().createUser(UserDraft(name: "Dave Doe", email: "dave@example.net")).id
             clock.advance(by: 1)
             people.erin = try await server.scimUser(#"""
                 {"userName":"erin@example.org","displayName":"Erin","emails":[{"value":"Erin@Example.ORG","type":"work","primary":true}]}

@@ -60,7 +60,7 @@ struct SCIMResourceTests {
             #expect(user.name == "Kim Park" && user.email == "kim@work.example" && user.status == .suspended && user.role == .admin)
 
             // A Roster API edit shows over SCIM, and keeps what SCIM wrote that Roster does not model.
-            _ = try await server.repository().update(id: id, with: UserDraft(name: "Kim Park-Lee", email: "kim@new.example", role: .viewer, status: .active))
+            _ = try await server.repository().updateUser(id: id, with: UserDraft(name: "Kim Park-Lee", email: "kim@new.example", role: .viewer, status: .active))
             let resource = try await server.scim(.get, "/Users/\(id)").object
             #expect(resource["displayName"] as? String == "Kim Park-Lee")
             #expect(resource["active"] as? Bool == true)
@@ -69,7 +69,7 @@ struct SCIMResourceTests {
             #expect((resource["roles"] as? [[String: Any]])?.first?["value"] as? String == "viewer")
             #expect((resource["name"] as? [String: String])?["familyName"] == "Park")
 
-            let rosterUser = try await server.repository().create(UserDraft(name: "Lee Roster", email: "lee@example.org", role: .admin))
+            let rosterUser = try await server.repository().createUser(UserDraft(name: "Lee Roster", email: "lee@example.org", role: .admin))
             let scimView = try await server.scim(.get, "/Users/\(rosterUser.id)").object
             #expect(scimView["userName"] as? String == "lee@example.org", "userName defaults to the email")
             #expect(scimView["displayName"] as? String == "Lee Roster" && scimView["active"] as? Bool == true)
@@ -113,7 +113,7 @@ struct SCIMResourceTests {
             #expect(try await server.scim(.get, "/Users/\(id)", headers: [("If-None-Match", newVersion)]).status == 304)
 
             // A Roster API edit and a membership change move the version too.
-            _ = try await server.repository().update(id: id, with: UserDraft(name: "Renamed", email: "etag@example.org"))
+            _ = try await server.repository().updateUser(id: id, with: UserDraft(name: "Renamed", email: "etag@example.org"))
             let afterAPI = try await server.scim(.get, "/Users/\(id)")
             #expect(afterAPI.header("ETag") != newVersion)
             let group = try await server.createGroup("Watchers")

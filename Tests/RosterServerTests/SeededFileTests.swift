@@ -105,17 +105,17 @@ struct SeededFileTests {
         let logs = LogRecorder()
         let configuration = ServerConfiguration(databasePath: path("server.sqlite"), token: "t", seedCount: 300)
         let server = try await UserAPIServer.start(configuration, logger: logs.logger(level: .notice))
-        let users = RemoteUserRepository(client: APIClient(
+        let users = RosterAPIDirectory(client: APIClient(
             baseURL: server.url, token: "t", transport: TestTransport.shared, retryPolicy: .never, logger: quietLogger))
-        #expect(try await users.list(UserQuery()).total == 300)
-        _ = try await users.create(UserDraft(name: "Kept", email: "kept@example.com"))
+        #expect(try await users.listUsers(UserQuery()).total == 300)
+        _ = try await users.createUser(UserDraft(name: "Kept", email: "kept@example.com"))
         await server.shutdown()
         #expect(logs.text.contains("seeded demo users"))
 
         let again = try await UserAPIServer.start(configuration)
-        let reopened = RemoteUserRepository(client: APIClient(
+        let reopened = RosterAPIDirectory(client: APIClient(
             baseURL: again.url, token: "t", transport: TestTransport.shared, retryPolicy: .never, logger: quietLogger))
-        #expect(try await reopened.list(UserQuery()).total == 301)
+        #expect(try await reopened.listUsers(UserQuery()).total == 301)
         await again.shutdown()
     }
 }

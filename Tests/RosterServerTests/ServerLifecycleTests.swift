@@ -15,12 +15,12 @@ struct ServerLifecycleTests {
             ServerConfiguration(databasePath: directory.appendingPathComponent("db.sqlite").path, token: "t", seedCount: 2,
                                 faults: FaultInjection(latency: .milliseconds(500))),
             logger: logs.logger(level: .debug))
-        let users = RemoteUserRepository(client: APIClient(baseURL: server.url, token: "t", transport: TestTransport.shared, retryPolicy: .never, logger: quietLogger))
-        let inFlight = Task { try await users.list(UserQuery()) }
+        let users = RosterAPIDirectory(client: APIClient(baseURL: server.url, token: "t", transport: TestTransport.shared, retryPolicy: .never, logger: quietLogger))
+        let inFlight = Task { try await users.listUsers(UserQuery()) }
         #expect(await eventually { logs.text.contains("GET /api/v1/users started") })
         await server.shutdown()
         #expect(try await inFlight.value.total == 2)
-        await #expect(throws: APIError.self) { _ = try await users.list(UserQuery()) }
+        await #expect(throws: APIError.self) { _ = try await users.listUsers(UserQuery()) }
         await server.shutdown() // a second call is harmless
     }
 
@@ -39,7 +39,7 @@ struct ServerLifecycleTests {
     @Test("each request is logged with method, path, status and duration; never the token or the query")
     func requestLog() async throws {
         try await withServer { server in
-            _ = try await server.repository().list(UserQuery(search: "secret-search"))
+            _ = try await server.repository().listUsers(UserQuery(search: "secret-search"))
             _ = try await server.raw(.get, "/api/v1/users/missing", headers: TestServer.authorization)
             let entries = server.logs.entries.filter { $0.level == .info && $0.metadata["path"] != nil }
             let list = try #require(entries.first { $0.metadata["path"] == "/api/v1/users" })
@@ -56,7 +56,7 @@ struct ServerLifecycleTests {
     func demoData() async throws {
         try await withServer(seedCount: 2000) { server in
             var all: [User] = []
-            for page in 1...10 { all += try await server.repository().list(UserQuery(page: page, perPage: 200)).items }
+            for page in 1...10 { all += try await server.repository().listUsers(UserQuery(page: page, perPage: 200)).items }
             #expect(all.count == 2000)
             #expect(Set(all.map { $0.email.lowercased() }).count == 2000)
             #expect(Set(all.map(\.role)) == Set(Role.known))

@@ -9,22 +9,22 @@ import Testing
 
 @Suite("RosterKit's AsyncHTTPTransport against the real server")
 struct TransportAgainstServerTests {
-    private func repository(_ server: TestServer, transport: any HTTPTransport = TestTransport.shared) -> RemoteUserRepository {
-        RemoteUserRepository(client: server.client(transport: transport))
+    private func repository(_ server: TestServer, transport: any HTTPTransport = TestTransport.shared) -> RosterAPIDirectory {
+        RosterAPIDirectory(client: server.client(transport: transport))
     }
 
     @Test("CRUD, error bodies and headers come through unchanged")
     func roundTrip() async throws {
         try await withServer { server in
             let users = repository(server)
-            let created = try await users.create(UserDraft(name: "Анна 佐藤 👩🏽‍💻", email: "anna@example.com"))
+            let created = try await users.createUser(UserDraft(name: "Анна 佐藤 👩🏽‍💻", email: "anna@example.com"))
             #expect(Array(created.name.utf8) == Array("Анна 佐藤 👩🏽‍💻".utf8))
-            #expect(try await users.get(id: created.id) == created)
-            let updated = try await users.update(id: created.id, with: UserDraft(name: "Anna", email: "anna@example.org"))
-            #expect(try await users.list(UserQuery(search: "ANNA")).items == [updated])
-            try await users.delete(id: created.id)
+            #expect(try await users.user(id: created.id) == created)
+            let updated = try await users.updateUser(id: created.id, with: UserDraft(name: "Anna", email: "anna@example.org"))
+            #expect(try await users.listUsers(UserQuery(search: "ANNA")).items == [updated])
+            try await users.deleteUser(id: created.id)
             do {
-                _ = try await users.get(id: created.id)
+                _ = try await users.user(id: created.id)
                 Issue.record("a deleted user must be gone")
             } catch let error as APIError {
                 #expect(error.status == 404)
@@ -42,10 +42,10 @@ struct TransportAgainstServerTests {
         try await withServer(seedCount: 30) { server in
             let users = repository(server)
             for page in 1...50 {
-                #expect(try await users.list(UserQuery(page: page % 3 + 1, perPage: 10)).items.count == 10)
+                #expect(try await users.listUsers(UserQuery(page: page % 3 + 1, perPage: 10)).items.count == 10)
             }
             let totals = try await withThrowingTaskGroup(of: Int.self) { group in
-                for _ in 0..<100 { group.addTask { try await users.list(UserQuery(perPage: 5)).total } }
+                for _ in 0..<100 { group.addTask { try await users.listUsers(UserQuery(perPage: 5)).total } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(totals == Array(repeating: 30, count: 100))
@@ -57,7 +57,7 @@ struct TransportAgainstServerTests {
         try await withServer(seedCount: 20) { server in
             try await TestTransport.with(TransportOptions(maximumResponseBytes: 500)) { transport in
                 await #expect(throws: APIError.responseTooLarge(limitBytes: 500)) {
-                    _ = try await repository(server, transport: transport).list(UserQuery())
+                    _ = try await repository(server, transport: transport).listUsers(UserQuery())
                 }
             }
         }
@@ -83,7 +83,7 @@ struct TransportAgainstServerTests {
     func cancellation() async throws {
         try await withServer(faults: FaultInjection(latency: .seconds(3))) { server in
             let users = repository(server)
-            let call = Task { try await users.list(UserQuery()) }
+            let call = Task { try await users.listUsers(UserQuery()) }
             #expect(await eventually { server.logs.text.contains("GET /api/v1/users started") })
             let clock = ContinuousClock()
             let started = clock.now

@@ -16,14 +16,14 @@ struct UnicodeTests {
         try await withServer(backend: backend) { server in
             let users = server.repository()
             for (index, name) in Self.names.enumerated() {
-                let created = try await users.create(UserDraft(name: name, email: "u\(index)@example.com"))
+                let created = try await users.createUser(UserDraft(name: name, email: "u\(index)@example.com"))
                 #expect(Array(created.name.utf8) == Array(name.utf8), "create \(name)")
-                let fetched = try await users.get(id: created.id)
+                let fetched = try await users.user(id: created.id)
                 #expect(Array(fetched.name.utf8) == Array(name.utf8), "get \(name)")
-                let searched = try await users.list(UserQuery(search: "u\(index)@example.com"))
+                let searched = try await users.listUsers(UserQuery(search: "u\(index)@example.com"))
                 #expect(searched.items.map { Array($0.name.utf8) } == [Array(name.utf8)], "search \(name)")
             }
-            let listed = try await users.list(UserQuery(perPage: 200))
+            let listed = try await users.listUsers(UserQuery(perPage: 200))
             #expect(Set(listed.items.map { Array($0.name.utf8) }) == Set(Self.names.map { Array($0.utf8) }))
         }
     }

@@ -9,7 +9,7 @@ import Testing
 @MainActor
 struct BulkKeysTests {
     let clock = ManualClock()
-    let repository = InMemoryUserRepository(users: (1...120).map { User.fixture(number: $0) })
+    let repository = InMemoryDirectory(users: (1...120).map { User.fixture(number: $0) })
     let canvas = grid(60, 24)
 
     func screenShows(_ text: String) async -> Bool {
@@ -21,7 +21,7 @@ struct BulkKeysTests {
     }
 
     @Test func spaceMarksTheHintsSayWhatMarksDoAndHelpAndQuitStayAtSixtyColumns() async throws {
-        let model = AppModel(repository: repository, clock: clock)
+        let model = AppModel(directory: repository, clock: clock)
         let controller = AppController(model: model, canvas: canvas, serverLabel: "test")
         controller.start()
         #expect(await screenShows("1 / 120"))

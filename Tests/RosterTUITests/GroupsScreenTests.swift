@@ -11,19 +11,19 @@ import Testing
 @MainActor
 struct GroupsScreenTests {
     let clock = ManualClock()
-    let users: InMemoryUserRepository
-    let groups: InMemoryGroupRepository
+    let users: InMemoryDirectory
+    let groups: InMemoryDirectory
     let model: AppModel
     let canvas: GridCanvas
     let controller: AppController
 
     init() async {
-        users = InMemoryUserRepository(users: (1...40).map { User.fixture(number: $0) } + mixedUsers, clock: clock)
+        users = InMemoryDirectory(users: (1...40).map { User.fixture(number: $0) } + mixedUsers, clock: clock)
         await users.setTraits(DirectoryTraits(dialect: .roster, hasGroups: true))
-        groups = InMemoryGroupRepository(users: users, clock: clock)
-        let made = await groups.insert(named: ["Sales", "Shift \u{1B}[31mNight\u{202E}", "王小明's team"])
+        groups = users
+        let made = await groups.insertGroups(named: ["Sales", "Shift \u{1B}[31mNight\u{202E}", "王小明's team"])
         await groups.insertMembers(["u1", "u2", "user-0000003"], into: made[0].id)
-        model = AppModel(repository: users, clock: clock, groups: groups)
+        model = AppModel(directory: users, clock: clock)
         canvas = grid(80, 24)
         controller = AppController(model: model, canvas: canvas, serverLabel: "test server")
     }
@@ -104,7 +104,7 @@ struct GroupsScreenTests {
         #expect(bar.lines[0].contains("?  Help"), "\(bar.lines[0])")
         #expect(bar.lines[0].contains("q  Quit"), "\(bar.lines[0])")
         await users.failNext(.list, with: APIError.serviceUnavailable(retryAfter: nil, nil))
-        await groups.failNext(.list, with: APIError.serviceUnavailable(retryAfter: nil, nil))
+        await groups.failNext(.listGroups, with: APIError.serviceUnavailable(retryAfter: nil, nil))
         press(.character("R"))
         await settle()
         press(.escape) // the error dialog

@@ -10,14 +10,14 @@ import Testing
 @MainActor
 struct MainLoopTests {
     let clock = ManualClock()
-    let repository: InMemoryUserRepository
+    let repository: InMemoryDirectory
     let model: AppModel
     let canvas: GridCanvas
     let controller: AppController
 
     init() {
-        repository = InMemoryUserRepository(users: (1...120).map { User.fixture(number: $0) } + mixedUsers, clock: clock)
-        model = AppModel(repository: repository, clock: clock)
+        repository = InMemoryDirectory(users: (1...120).map { User.fixture(number: $0) } + mixedUsers, clock: clock)
+        model = AppModel(directory: repository, clock: clock)
         canvas = grid(120, 40)
         controller = AppController(model: model, canvas: canvas, serverLabel: "test server")
     }
@@ -55,7 +55,7 @@ struct MainLoopTests {
         await model.activity.waitForIdle()
         let detailColumn = try #require(ScreenLayout(size: canvas.size)).detail.column
         let detail = canvas.lines.map { String($0.dropFirst(detailColumn)) }.joined(separator: "\n")
-        let sixth = try await repository.list(UserQuery(perPage: 10)).items[5]
+        let sixth = try await repository.listUsers(UserQuery(perPage: 10)).items[5]
         #expect(detail.contains(sixth.name))
         #expect(detail.contains(sixth.email))
         press(.character("G"))
@@ -150,7 +150,7 @@ struct MainLoopTests {
         #expect(!controller.handle([.key(.character("q"))]))
         #expect(controller.exitCode == 0)
 
-        let other = AppController(model: AppModel(repository: repository, clock: clock), canvas: grid(120, 40), serverLabel: "x")
+        let other = AppController(model: AppModel(directory: repository, clock: clock), canvas: grid(120, 40), serverLabel: "x")
         other.start()
         #expect(!other.handle([.quit(signal: 15)]))
         #expect(other.exitCode == 143)
@@ -207,7 +207,7 @@ extension MainLoopTests {
         press(.character("t"), .character("t"))
         #expect(await screenShows("status suspended"))
         #expect(canvas.text.contains(" F  Clear filters"))
-        let suspended = try await repository.list(UserQuery(status: .suspended)).total
+        let suspended = try await repository.listUsers(UserQuery(status: .suspended)).total
         #expect(await screenShows("1 / \(suspended) "))
         press(.character("F"))
         #expect(await screenShows("1 / 126"))

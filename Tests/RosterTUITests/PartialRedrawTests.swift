@@ -10,14 +10,14 @@ import Testing
 @MainActor
 struct PartialRedrawTests {
     let clock = ManualClock()
-    let repository: InMemoryUserRepository
+    let repository: InMemoryDirectory
     let model: AppModel
     let canvas = grid(120, 40)
     let controller: AppController
 
     init() {
-        repository = InMemoryUserRepository(users: (1...700).map { User.fixture(number: $0) } + mixedUsers, clock: clock)
-        model = AppModel(repository: repository, clock: clock)
+        repository = InMemoryDirectory(users: (1...700).map { User.fixture(number: $0) } + mixedUsers, clock: clock)
+        model = AppModel(directory: repository, clock: clock)
         controller = AppController(model: model, canvas: canvas, serverLabel: "test server")
     }
 

@@ -56,8 +56,7 @@ public final class BulkRun {
     @ObservationIgnored public private(set) var inFlight = 0
 
     @ObservationIgnored let scope: BulkScope
-    @ObservationIgnored private let repository: any UserRepository
-    @ObservationIgnored private let membership: (any GroupMembershipEditing)?
+    @ObservationIgnored private let directory: any Directory
     @ObservationIgnored private let activity: Activity
     @ObservationIgnored private var live: BulkProgress
     @ObservationIgnored private var liveFailures: [BulkFailure] = []
@@ -76,13 +75,12 @@ public final class BulkRun {
     @ObservationIgnored private var pauseWaiters: [CheckedContinuation<Void, Never>] = []
     @ObservationIgnored private var work: TrackedTask?
 
-    init(action: BulkAction, scope: BulkScope, total: Int, repository: any UserRepository, activity: Activity,
+    init(action: BulkAction, scope: BulkScope, total: Int, directory: any Directory, activity: Activity,
          concurrency: Int = BulkRun.concurrency) {
         self.action = action
         self.concurrency = max(1, concurrency)
         self.scope = scope
-        self.repository = repository
-        self.membership = repository as? any GroupMembershipEditing
+        self.directory = directory
         self.activity = activity
         let progress = BulkProgress(total: total)
         self.progress = progress
@@ -171,7 +169,7 @@ public final class BulkRun {
         while !stopping {
             let request = query.filter.applied(to: UserQuery(
                 page: page, perPage: Self.findPageSize, search: query.search.isEmpty ? nil : query.search, sort: query.sort))
-            let result = try await repository.list(request)
+            let result = try await directory.listUsers(request)
             live.requests += 1
             for user in result.items where !except.contains(user.id) && seen.insert(user.id).inserted {
                 found.append(BulkTarget(user: user, isFresh: true))
@@ -200,7 +198,7 @@ public final class BulkRun {
                 return
             }
             inFlight += 1
-            let (outcome, requests) = await Self.perform(action, on: target, repository: repository, membership: membership)
+            let (outcome, requests) = await Self.perform(action, on: target, directory: directory)
             inFlight -= 1
             live.requests += requests
             record(outcome, for: target)
@@ -338,7 +336,7 @@ public final class BulkRun {
     /// Applies `action` to one user, off the main actor; returns what happened and how many
     /// requests it took.
     nonisolated static func perform(
-        _ action: BulkAction, on target: BulkTarget, repository: any UserRepository, membership: (any GroupMembershipEditing)?
+        _ action: BulkAction, on target: BulkTarget, directory: any Directory
     ) async -> (Outcome, Int) {
         var requests = 0
         do {
@@ -349,31 +347,28 @@ public final class BulkRun {
                 var user = target.user
                 if !target.isFresh {
                     requests += 1
-                    user = try await repository.get(id: target.id)
+                    user = try await directory.user(id: target.id)
                 }
                 guard let draft = action.applied(to: user) else { return (.unchanged, requests) }
                 requests += 1
-                _ = try await repository.update(id: target.id, with: draft)
+                _ = try await directory.updateUser(id: target.id, with: draft)
             case .delete:
                 requests += 1
                 do {
-                    try await repository.delete(id: target.id)
+                    try await directory.deleteUser(id: target.id)
                 } catch APIError.notFound {
                     return (.unchanged, requests) // gone already: what was asked
                 }
             case .addToGroup(let group), .removeFromGroup(let group):
-                guard let membership else {
-                    return (.failed(.notImplemented(ErrorBody(code: "groups_unsupported", message: "This server cannot change group members."))), requests)
-                }
                 let isMember = target.user.groups.contains { $0.id == group.id }
                 if case .addToGroup = action {
                     if target.isFresh, isMember { return (.unchanged, requests) }
                     requests += 1
-                    try await membership.addMember(target.id, to: group.id)
+                    try await directory.addMember(target.id, to: group.id)
                 } else {
                     if target.isFresh, !isMember { return (.unchanged, requests) }
                     requests += 1
-                    try await membership.removeMember(target.id, from: group.id)
+                    try await directory.removeMember(target.id, from: group.id)
                 }
             }
             return (.changed, requests)

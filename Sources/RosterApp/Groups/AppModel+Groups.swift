@@ -5,9 +5,8 @@ import RosterKit
 /// user list. Every change is a request whose outcome shows where it was asked for (the
 /// prompt, the picker, the confirmation), then in the status line.
 extension AppModel {
-    /// Whether this directory has groups to show: a group repository, and a server that says it
-    /// has groups (DirectoryTraits.hasGroups).
-    public var hasGroups: Bool { groupsView != nil && traits.hasGroups }
+    /// Whether this directory has groups to show (DirectoryTraits.hasGroups).
+    public var hasGroups: Bool { traits.hasGroups }
 
     /// The groups view is the base layer and nothing is stacked on it.
     var groupsIdle: Bool { listIdle && mainView == .groups }
@@ -77,11 +76,12 @@ extension AppModel {
 
     /// `n` in the groups view: asks for the new group's name.
     public func newGroup() {
-        guard groupsIdle, hasGroups, let groups = groupRepository else { return }
+        guard groupsIdle, hasGroups else { return }
+        let directory = self.directory
         let prompt = PromptModel(
             title: "New group", label: "Name", submitLabel: "Create", activity: activity, check: Self.nameProblem
         ) { [weak self] name, key in
-            let group = try await groups.create(GroupDraft(name: name), idempotencyKey: key)
+            let group = try await directory.createGroup(GroupDraft(name: name), idempotencyKey: key)
             self?.showStatus("Created \(group.name)")
             self?.groupsView?.refresh(selecting: group.id)
         }
@@ -90,12 +90,13 @@ extension AppModel {
 
     /// `e` in the groups view: asks for the selected group's new name.
     public func renameSelectedGroup() {
-        guard groupsIdle, let groups = groupRepository, let group = selectedGroupOrSay() else { return }
+        guard groupsIdle, let group = selectedGroupOrSay() else { return }
+        let directory = self.directory
         let prompt = PromptModel(
             title: "Rename \(group.name)", label: "Name", text: group.name, submitLabel: "Rename", activity: activity,
             check: Self.nameProblem
         ) { [weak self] name, _ in
-            let renamed = try await groups.rename(id: group.id, to: GroupDraft(name: name))
+            let renamed = try await directory.renameGroup(id: group.id, to: GroupDraft(name: name))
             self?.showStatus("Renamed \(group.name) to \(renamed.name)")
             self?.groupsView?.groups.replace(renamed)
             // Members show their groups by name: the user list and detail pane read them again.
@@ -106,16 +107,17 @@ extension AppModel {
 
     /// `d` on a group: asks, then deletes it. Its users stay; only their membership goes.
     public func deleteSelectedGroup() {
-        guard groupsIdle, let groups = groupRepository, let group = selectedGroupOrSay() else { return }
+        guard groupsIdle, let group = selectedGroupOrSay() else { return }
         let members = switch group.memberCount {
         case 0: "It has no members."
         case 1: "Its 1 member stays a user."
         default: "Its \(CountFormat.grouped(group.memberCount)) members stay users."
         }
+        let directory = self.directory
         let confirm = ConfirmModel(
             title: "Delete group", message: "Delete the group \(group.name)? \(members) This cannot be undone.",
             confirmLabel: "Delete", isDestructive: true, activity: activity,
-            action: { try await groups.delete(id: group.id) })
+            action: { try await directory.deleteGroup(id: group.id) })
         confirm.onFinish = { [weak self, weak confirm] outcome in
             guard let self, let confirm else { return }
             remove(.confirm(confirm))
@@ -132,17 +134,17 @@ extension AppModel {
 
     /// `a` in the groups view: pick a user by name or email, and add them to the selected group.
     public func addMemberToSelectedGroup() {
-        guard groupsIdle, let groups = groupRepository, let group = selectedGroupOrSay() else { return }
-        let users = repository
+        guard groupsIdle, let group = selectedGroupOrSay() else { return }
+        let directory = self.directory
         let picker = PickerModel(
             title: "Add to \(group.name)", label: "User", actionLabel: "Add", activity: activity,
             search: { text in
-                try await users.list(UserQuery(perPage: PickerModel.limit, search: text)).items.map {
+                try await directory.listUsers(UserQuery(perPage: PickerModel.limit, search: text)).items.map {
                     PickerModel.Choice(id: $0.id, title: $0.name, detail: $0.email)
                 }
             },
             action: { [weak self] choice in
-                let changed = try await groups.addMember(choice.id, to: group.id)
+                let changed = try await directory.addMember(choice.id, to: group.id)
                 self?.membershipChanged(changed, status: "Added \(choice.title) to \(changed.name)", user: choice.id)
             })
         present(picker)
@@ -150,16 +152,17 @@ extension AppModel {
 
     /// `d` on a member: asks, then takes them out of the group (they stay a user).
     public func removeSelectedMember() {
-        guard groupsIdle, let groups = groupRepository, let group = groupsView?.shownGroup else { return }
+        guard groupsIdle, let group = groupsView?.shownGroup else { return }
         guard let user = groupsView?.selectedMember else {
             showStatus("No member selected", kind: .warning)
             return
         }
+        let directory = self.directory
         let confirm = ConfirmModel(
             title: "Remove from group", message: "Take \(user.name) <\(user.email)> out of \(group.name)? They stay a user.",
             confirmLabel: "Remove", activity: activity,
             action: { [weak self] in
-                let changed = try await groups.removeMember(user.id, from: group.id)
+                let changed = try await directory.removeMember(user.id, from: group.id)
                 self?.membershipChanged(changed, status: "Removed \(user.name) from \(changed.name)", user: user.id)
             })
         confirm.onFinish = { [weak self, weak confirm] _ in
@@ -173,7 +176,7 @@ extension AppModel {
 
     /// `+` on a user: pick a group by name and add the selected user to it.
     public func addSelectedUserToGroup() {
-        guard usersIdle, let groups = groupRepository else { return }
+        guard usersIdle else { return }
         guard hasGroups else {
             showStatus("This directory has no groups", kind: .warning)
             return
@@ -182,14 +185,14 @@ extension AppModel {
             showStatus("No user selected", kind: .warning)
             return
         }
-        let users = repository
+        let directory = self.directory
         let picker = PickerModel(
             title: "Add \(user.name) to a group", label: "Group", actionLabel: "Add", activity: activity,
             search: { text in
-                try await users.groups(named: text, limit: PickerModel.limit).map { PickerModel.Choice(id: $0.id, title: $0.name) }
+                try await directory.groups(named: text, limit: PickerModel.limit).map { PickerModel.Choice(id: $0.id, title: $0.name) }
             },
             action: { [weak self] choice in
-                let changed = try await groups.addMember(user.id, to: choice.id)
+                let changed = try await directory.addMember(user.id, to: choice.id)
                 self?.membershipChanged(changed, status: "Added \(user.name) to \(changed.name)", user: user.id)
             })
         present(picker)
@@ -197,7 +200,7 @@ extension AppModel {
 
     /// `-` on a user: pick one of their groups and take them out of it.
     public func removeSelectedUserFromGroup() {
-        guard usersIdle, let groups = groupRepository, hasGroups else { return }
+        guard usersIdle, hasGroups else { return }
         guard let selected = list.selectedUser else {
             showStatus("No user selected", kind: .warning)
             return
@@ -208,6 +211,7 @@ extension AppModel {
             return
         }
         let theirs = user.groups
+        let directory = self.directory
         let picker = PickerModel(
             title: "Remove \(user.name) from a group", label: "Group", actionLabel: "Remove", activity: activity,
             search: { text in
@@ -215,7 +219,7 @@ extension AppModel {
                     .map { PickerModel.Choice(id: $0.id, title: $0.name) }
             },
             action: { [weak self] choice in
-                let changed = try await groups.removeMember(user.id, from: choice.id)
+                let changed = try await directory.removeMember(user.id, from: choice.id)
                 self?.membershipChanged(changed, status: "Removed \(user.name) from \(changed.name)", user: user.id)
             })
         present(picker)
@@ -232,9 +236,9 @@ extension AppModel {
             if view.shownGroup?.id == group.id { view.refreshMembers() }
         }
         list.refresh(selecting: list.selectedUser?.id)
-        let repository = self.repository
+        let directory = self.directory
         _ = activity.startLoad(spinnerAfter: Activity.backgroundGrace) { [weak self] in
-            guard let user = try? await repository.get(id: id), let self, detail.user?.id == user.id else { return }
+            guard let user = try? await directory.user(id: id), let self, detail.user?.id == user.id else { return }
             detail.showSaved(user)
         }
     }

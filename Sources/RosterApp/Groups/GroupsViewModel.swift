@@ -22,13 +22,13 @@ public final class GroupsViewModel {
     /// The search in force over the groups' names ("" lists every group).
     public private(set) var search = ""
 
-    @ObservationIgnored let repository: any GroupRepository
+    @ObservationIgnored let directory: any Directory
     @ObservationIgnored private let activity: Activity
     @ObservationIgnored private var settle: TrackedTask?
     @ObservationIgnored private(set) var hasStarted = false
 
-    public init(repository: any GroupRepository, activity: Activity, perPage: Int = UserQuery.defaultPerPage) {
-        self.repository = repository
+    public init(directory: any Directory, activity: Activity, perPage: Int = UserQuery.defaultPerPage) {
+        self.directory = directory
         self.activity = activity
         groups = PagedItems(perPage: Self.groupsPerPage, activity: activity)
         members = PagedItems(perPage: perPage, activity: activity)
@@ -53,10 +53,10 @@ public final class GroupsViewModel {
     }
 
     private func fetch(matching text: String) -> PagedItems<Group>.Fetch {
-        let repository = self.repository
+        let directory = self.directory
         let search = text.isEmpty ? nil : text
         return { page, perPage in
-            try await repository.list(GroupQuery(page: page, perPage: perPage, search: search))
+            try await directory.listGroups(GroupQuery(page: page, perPage: perPage, search: search))
         }
     }
 
@@ -136,10 +136,10 @@ public final class GroupsViewModel {
     private func show(_ group: Group) {
         if shownGroup?.id != group.id { members.clear() }
         shownGroup = group
-        let repository = self.repository
+        let directory = self.directory
         let id = group.id
         members.reload { page, perPage in
-            try await repository.members(of: id, UserQuery(page: page, perPage: perPage))
+            try await directory.members(of: id, UserQuery(page: page, perPage: perPage))
         }
     }
 }

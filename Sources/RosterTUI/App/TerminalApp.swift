@@ -39,13 +39,12 @@ public enum TerminalApp {
     /// Returns the process's exit code: 0 after q or Ctrl-C, 128+N after signal N.
     /// Throws only when the terminal cannot be set up (no TTY).
     public static func run(
-        repository: any UserRepository, groups: (any GroupRepository)? = nil, options: Options, logger: Logger
+        directory: any Directory, options: Options, logger: Logger
     ) async throws -> Int32 {
         let terminal = try Terminal.start(colorMode: options.colorMode, mouse: options.mouse)
         logger.info("terminal \(terminal.size.columns)x\(terminal.size.rows), colour \(terminal.usesColor)")
         let clipboard = TerminalClipboard(terminal: terminal)
-        let model = AppModel(repository: repository, perPage: options.pageSize, scrollStyle: options.scrollStyle, clipboard: clipboard,
-                             groups: groups)
+        let model = AppModel(directory: directory, perPage: options.pageSize, scrollStyle: options.scrollStyle, clipboard: clipboard)
         // An administrator's record of what a bulk run did, and how fast (make bench reads it).
         model.onBulkRunFinished = { run in logger.notice("\(run.logLine)") }
         model.exportColumns = options.exportColumns

@@ -46,8 +46,8 @@ final class ServerProcess {
     }
 
     /// A repository on this server, for checking what the app did.
-    var repository: RemoteUserRepository {
-        RemoteUserRepository(client: APIClient(
+    var repository: RosterAPIDirectory {
+        RosterAPIDirectory(client: APIClient(
             baseURL: url, token: token, transport: TestTransport.shared, retryPolicy: .never,
             logger: Logger(label: "e2e.client") { _ in SwiftLogNoOpLogHandler() }))
     }

@@ -28,8 +28,8 @@ struct TestServer: Sendable {
         APIClient(baseURL: url, token: token, transport: transport, retryPolicy: retryPolicy, deadline: deadline, logger: quietLogger)
     }
 
-    func repository(token: String? = TestServer.token) -> RemoteUserRepository {
-        RemoteUserRepository(client: client(token: token))
+    func repository(token: String? = TestServer.token) -> RosterAPIDirectory {
+        RosterAPIDirectory(client: client(token: token))
     }
 
     /// Sends exactly what it is given (no token unless in `headers`) and returns the raw answer.

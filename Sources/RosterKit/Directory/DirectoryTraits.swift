@@ -1,5 +1,5 @@
 /// What the app may offer on this directory: the same views for every server, with what a
-/// server cannot do said rather than pretended (DESIGN.md, "Two dialects, one app").
+/// server cannot do said rather than pretended (docs/design.md, "The directory seam").
 public struct DirectoryTraits: Sendable, Equatable {
     public var dialect: Dialect
     public var canSort: Bool
@@ -10,7 +10,7 @@ public struct DirectoryTraits: Sendable, Equatable {
     /// service that only takes `sw` or `eq` filters, or none); nil for the usual.
     public var searchLimitation: String?
     /// Whether users can be filtered by group, and groups looked up by name
-    /// (`UserRepository.groups(named:)`).
+    /// (`Directory.groups(named:limit:)`).
     public var hasGroups: Bool
 
     public init(dialect: Dialect, canSort: Bool = true, hasRoles: Bool = true, statuses: [Status] = Status.known,
@@ -24,9 +24,4 @@ public struct DirectoryTraits: Sendable, Equatable {
     }
 
     public static let rosterAPI = DirectoryTraits(dialect: .roster)
-}
-
-extension UserRepository {
-    /// The Roster API does everything; other repositories say what they cannot.
-    public func traits() async -> DirectoryTraits { .rosterAPI }
 }

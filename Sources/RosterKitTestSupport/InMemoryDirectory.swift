@@ -1,13 +1,17 @@
 import Foundation
 import RosterKit
 
-/// A `UserRepository` held in memory, with the server's semantics (search, sort with id
-/// tie-break, paging, validation, unique emails) and knobs for tests: per-call delays on an
-/// injected clock, scripted failures, calls held until a test releases them, and a record of
-/// every call.
-public actor InMemoryUserRepository: UserRepository, GroupMembershipEditing {
+/// A `Directory` held in memory, with the server's semantics (search, sort with id tie-break,
+/// paging, validation, unique emails and group names, membership kept in step on both sides)
+/// and knobs for tests: per-call delays on an injected clock, scripted failures, calls held
+/// until a test releases them, and a record of every call. Users here; groups in
+/// InMemoryDirectory+Groups.swift.
+public actor InMemoryDirectory: Directory {
     public enum Operation: Sendable, Hashable {
-        case list, get, create, update, delete, addMember, removeMember
+        // Users
+        case list, get, create, update, delete
+        // Groups
+        case listGroups, getGroup, createGroup, renameGroup, deleteGroup, members, changeMembers
     }
 
     public enum Call: Sendable, Equatable {
@@ -16,8 +20,13 @@ public actor InMemoryUserRepository: UserRepository, GroupMembershipEditing {
         case create(UserDraft)
         case update(id: String, UserDraft)
         case delete(id: String)
-        case addMember(userID: String, groupID: String)
-        case removeMember(userID: String, groupID: String)
+        case listGroups(GroupQuery)
+        case getGroup(id: String)
+        case createGroup(GroupDraft)
+        case renameGroup(id: String, GroupDraft)
+        case deleteGroup(id: String)
+        case members(groupID: String, UserQuery)
+        case changeMembers(groupID: String, MembershipChange)
 
         public var operation: Operation {
             switch self {
@@ -26,38 +35,58 @@ public actor InMemoryUserRepository: UserRepository, GroupMembershipEditing {
             case .create: .create
             case .update: .update
             case .delete: .delete
-            case .addMember: .addMember
-            case .removeMember: .removeMember
+            case .listGroups: .listGroups
+            case .getGroup: .getGroup
+            case .createGroup: .createGroup
+            case .renameGroup: .renameGroup
+            case .deleteGroup: .deleteGroup
+            case .members: .members
+            case .changeMembers: .changeMembers
             }
         }
     }
 
-    private var users: [String: User]
+    var users: [String: User]
+    var groups: [String: Group] = [:]
+    /// Member ids of each group, in the order they joined.
+    var memberships: [String: [String]] = [:]
+    var nextGroupID = 1
     private var nextID: Int
     private var failures: [(operation: Operation?, error: APIError)] = []
     private var delays: [Operation: Duration] = [:]
     private var listDelay: (@Sendable (UserQuery) -> Duration)?
     private var holds: [(operation: Operation?, gate: CallGate)] = []
-    private let clock: any Clock<Duration>
-    private var now: Date
+    let clock: any Clock<Duration>
+    var now: Date
 
     /// Every call, in the order they arrived (before any delay or failure).
-    public private(set) var calls: [Call] = []
+    public internal(set) var calls: [Call] = []
     /// The idempotency key of every create call, in order.
-    public private(set) var idempotencyKeys: [String] = []
+    public internal(set) var idempotencyKeys: [String] = []
     /// Creates that succeeded, by key: sent again with the same key and draft, the first
     /// answer comes back (as roster-server does).
     private var createdByKey: [String: (draft: UserDraft, user: User)] = [:]
 
     /// - Parameters:
     ///   - users: the directory's contents, stored as given (not validated: tests may need
-    ///     names no server would accept).
+    ///     names no server would accept). The groups they name exist, with them as members.
     ///   - clock: where delays are slept.
     public init(users: [User] = [], clock: any Clock<Duration> = ContinuousClock(), now: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
         self.users = Dictionary(users.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
         self.nextID = users.count + 1
         self.clock = clock
         self.now = now
+        for user in users {
+            for reference in user.groups {
+                if groups[reference.id] == nil {
+                    groups[reference.id] = Group(id: reference.id, name: reference.name, memberCount: 0, createdAt: now, updatedAt: now)
+                }
+                if memberships[reference.id, default: []].contains(user.id) == false {
+                    memberships[reference.id, default: []].append(user.id)
+                    groups[reference.id]?.memberCount += 1
+                }
+            }
+        }
     }
 
     /// A directory of `count` generated users, `user-000001`… named "User 1"….
@@ -114,7 +143,7 @@ public actor InMemoryUserRepository: UserRepository, GroupMembershipEditing {
 
     public var count: Int { users.count }
 
-    public func user(id: String) -> User? { users[id] }
+    public func storedUser(id: String) -> User? { users[id] }
 
     /// Stores a user directly, as if another client had made it.
     public func insert(_ user: User) { users[user.id] = user }
@@ -122,18 +151,9 @@ public actor InMemoryUserRepository: UserRepository, GroupMembershipEditing {
     /// Removes a user directly, as if another client had deleted it.
     public func remove(id: String) { users[id] = nil }
 
-    // MARK: UserRepository
+    // MARK: Users
 
-    /// The groups the stored users belong to whose name contains `text`.
-    public func groups(named text: String, limit: Int) async throws -> [GroupReference] {
-        let all = Set(users.values.flatMap(\.groups))
-        return all.filter { text.isEmpty || $0.name.range(of: text, options: .caseInsensitive) != nil }
-            .sorted { $0.name < $1.name }
-            .prefix(limit)
-            .map { $0 }
-    }
-
-    public func list(_ query: UserQuery) async throws -> Page<User> {
+    public func listUsers(_ query: UserQuery) async throws -> Page<User> {
         calls.append(.list(query))
         try await prepare(.list, delay: listDelay?(query))
         guard UserQuery.perPageRange.contains(query.perPage), query.page >= 1 else {
@@ -157,14 +177,14 @@ public actor InMemoryUserRepository: UserRepository, GroupMembershipEditing {
         return page
     }
 
-    public func get(id: String) async throws -> User {
+    public func user(id: String) async throws -> User {
         calls.append(.get(id: id))
         try await prepare(.get)
         guard let user = users[id] else { throw Self.notFound }
         return user
     }
 
-    public func create(_ draft: UserDraft, idempotencyKey: String) async throws -> User {
+    public func createUser(_ draft: UserDraft, idempotencyKey: String) async throws -> User {
         calls.append(.create(draft))
         idempotencyKeys.append(idempotencyKey)
         try await prepare(.create)
@@ -186,7 +206,7 @@ public actor InMemoryUserRepository: UserRepository, GroupMembershipEditing {
         return user
     }
 
-    public func update(id: String, with draft: UserDraft) async throws -> User {
+    public func updateUser(id: String, with draft: UserDraft) async throws -> User {
         calls.append(.update(id: id, draft))
         try await prepare(.update)
         guard var user = users[id] else { throw Self.notFound }
@@ -201,36 +221,19 @@ public actor InMemoryUserRepository: UserRepository, GroupMembershipEditing {
         return user
     }
 
-    public func delete(id: String) async throws {
+    public func deleteUser(id: String) async throws {
         calls.append(.delete(id: id))
         try await prepare(.delete)
         guard users.removeValue(forKey: id) != nil else { throw Self.notFound }
-    }
-
-    // MARK: GroupMembershipEditing
-
-    /// Adds the group to the user's `groups` (named as another member has it, else by its id).
-    public func addMember(_ userID: String, to groupID: String) async throws {
-        calls.append(.addMember(userID: userID, groupID: groupID))
-        try await prepare(.addMember)
-        guard var user = users[userID] else { throw Self.notFound }
-        guard !user.groups.contains(where: { $0.id == groupID }) else { return }
-        let known = users.values.lazy.flatMap(\.groups).first { $0.id == groupID }
-        user.groups.append(known ?? GroupReference(id: groupID, name: groupID))
-        users[userID] = user
-    }
-
-    public func removeMember(_ userID: String, from groupID: String) async throws {
-        calls.append(.removeMember(userID: userID, groupID: groupID))
-        try await prepare(.removeMember)
-        guard var user = users[userID] else { throw Self.notFound }
-        user.groups.removeAll { $0.id == groupID }
-        users[userID] = user
+        for (groupID, members) in memberships where members.contains(id) {
+            memberships[groupID] = members.filter { $0 != id }
+            groups[groupID]?.memberCount -= 1
+        }
     }
 
     // MARK: Semantics shared with the server
 
-    private func prepare(_ operation: Operation, delay: Duration? = nil) async throws {
+    func prepare(_ operation: Operation, delay: Duration? = nil) async throws {
         if let index = holds.firstIndex(where: { $0.operation == nil || $0.operation == operation }) {
             // No cancellation check after the gate: the answer was already on its way.
             await holds.remove(at: index).gate.pass()

@@ -1,4 +1,4 @@
-/// The two APIs Roster speaks (DESIGN.md, "Two dialects, one app").
+/// The two APIs Roster speaks (docs/design.md, "The directory seam").
 public enum Dialect: String, Sendable, CaseIterable {
     case roster
     case scim
@@ -29,7 +29,7 @@ public enum DialectProbe {
             }
             group.addTask {
                 let response = try await client.response(for: SCIMEndpoint.serviceProviderConfig)
-                let config = try SCIMUserRepository.decode(response)
+                let config = try SCIMDirectory.decode(response)
                 return config[attribute: "patch"] != nil || config[attribute: "filter"] != nil
                     || config[attribute: "schemas"]?.arrayValue?.contains(.string(SCIMSchemas.serviceProviderConfig)) == true
                     ? .scim : nil

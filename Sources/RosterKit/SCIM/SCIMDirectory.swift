@@ -1,12 +1,13 @@
 import Foundation
 
-/// `UserRepository` over SCIM 2.0 (RFC 7643 and 7644), through the same `APIClient`,
-/// middleware, retries and deadline as the Roster API.
+/// A SCIM 2.0 service (RFC 7643 and 7644) as a `Directory`, through the same `APIClient`,
+/// middleware, retries and deadline as the Roster API. Users here; groups and membership in
+/// SCIMDirectory+Groups.swift.
 ///
 /// It keeps each user's resource as last read, so an edit sends only what changed (PATCH) or,
 /// on a service without PATCH, the whole resource with every attribute Roster does not know
 /// copied back unchanged (PUT); with ETags, every write carries `If-Match`.
-public actor SCIMUserRepository: UserRepository {
+public actor SCIMDirectory: Directory {
     public let client: APIClient
     private var knownCapabilities: SCIMCapabilities?
     /// The search that worked on this service, kept for the session.
@@ -16,6 +17,13 @@ public actor SCIMUserRepository: UserRepository {
     private var resources: [String: JSONValue] = [:]
     private var readOrder: [String] = []
     static let keptResources = 2000
+    /// Each group's member ids as last read: later pages of members page through these.
+    var groupMemberIDs: [String: [String]] = [:]
+    /// Each group's `meta.version` as last read, for `If-Match`.
+    var groupVersions: [String: String] = [:]
+    /// Groups whose members this directory is PUTting now, and who waits for each.
+    var groupsBeingWritten: Set<String> = []
+    var groupWriteWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
 
     public init(client: APIClient) {
         self.client = client
@@ -43,22 +51,9 @@ public actor SCIMUserRepository: UserRepository {
             hasGroups: capabilities.filter)
     }
 
-    /// `GET /Groups?filter=displayName co "text"`, with the operator this service's user
-    /// search settled on (`sw` or `eq` where `co` was refused).
-    public func groups(named text: String, limit: Int) async throws -> [GroupReference] {
-        let capabilities = try await capabilities()
-        guard capabilities.filter, let filter = searchMode.groupFilter(for: text) else { return [] }
-        let request = SCIMListRequest(startIndex: 1, count: max(1, limit), filter: filter)
-        let body = try await json(SCIMEndpoint.listGroups(request))
-        return (body[attribute: "Resources"]?.arrayValue ?? []).compactMap { resource in
-            guard let id = resource[attribute: "id"]?.stringValue else { return nil }
-            return GroupReference(id: id, name: resource[attribute: "displayName"]?.stringValue ?? id)
-        }
-    }
-
     // MARK: Reading
 
-    public func list(_ query: UserQuery) async throws -> Page<User> {
+    public func listUsers(_ query: UserQuery) async throws -> Page<User> {
         let capabilities = try await capabilities()
         while true {
             let filter = try filter(for: query, capabilities: capabilities)
@@ -72,14 +67,14 @@ public actor SCIMUserRepository: UserRepository {
         }
     }
 
-    public func get(id: String) async throws -> User {
+    public func user(id: String) async throws -> User {
         let response = try await client.response(for: SCIMEndpoint.getUser(id: id))
         return try remember(try Self.decode(response), etag: response.headers["ETag"])
     }
 
     // MARK: Writing
 
-    public func create(_ draft: UserDraft, idempotencyKey: String) async throws -> User {
+    public func createUser(_ draft: UserDraft, idempotencyKey: String) async throws -> User {
         let capabilities = try await capabilities()
         let resource = SCIMUserMapping.newResource(from: draft, capabilities: capabilities)
         do {
@@ -89,14 +84,14 @@ public actor SCIMUserRepository: UserRepository {
             // SCIM services do not replay idempotency keys: look before anyone sends it again.
             // A lookup that fails (or a service that cannot search) knows nothing: say the first failure.
             let userName = draft.userName ?? draft.email
-            guard let found = try? await list(UserQuery(perPage: 5, search: userName)) else { throw error }
+            guard let found = try? await listUsers(UserQuery(perPage: 5, search: userName)) else { throw error }
             throw APIError.createOutcomeUnknown(existing: found.items.first {
                 $0.scim?.userName.lowercased() == userName.lowercased() || $0.email.lowercased() == draft.email.lowercased()
             })
         }
     }
 
-    public func update(id: String, with draft: UserDraft) async throws -> User {
+    public func updateUser(id: String, with draft: UserDraft) async throws -> User {
         let capabilities = try await capabilities()
         let resource = try await resource(id: id)
         let tag = capabilities.etags ? Self.version(of: resource) : nil
@@ -106,7 +101,7 @@ public actor SCIMUserRepository: UserRepository {
                 guard !operations.isEmpty else { return try Self.user(resource) }
                 let response = try await client.response(for: SCIMEndpoint.patchUser(id: id, operations, ifMatch: tag))
                 // RFC 7644 section 3.5.2 allows 204 with no body: then read the user again.
-                if response.status == 204 || response.body.isEmpty { return try await get(id: id) }
+                if response.status == 204 || response.body.isEmpty { return try await user(id: id) }
                 return try remember(try Self.decode(response), etag: response.headers["ETag"])
             }
             let replaced = SCIMUserMapping.applying(draft, to: resource, capabilities: capabilities)
@@ -115,13 +110,13 @@ public actor SCIMUserRepository: UserRepository {
         } catch let error as APIError {
             if case .preconditionFailed = error {
                 // Read the server's version now, so the next attempt starts from it.
-                _ = try? await get(id: id)
+                _ = try? await user(id: id)
             }
             throw error
         }
     }
 
-    public func delete(id: String) async throws {
+    public func deleteUser(id: String) async throws {
         let capabilities = try await capabilities()
         let tag = capabilities.etags ? resources[id].flatMap(Self.version) : nil
         _ = try await client.response(for: SCIMEndpoint.deleteUser(id: id, ifMatch: tag))
@@ -220,7 +215,7 @@ public actor SCIMUserRepository: UserRepository {
 
     private func resource(id: String) async throws -> JSONValue {
         if let known = resources[id] { return known }
-        _ = try await get(id: id)
+        _ = try await user(id: id)
         guard let read = resources[id] else { throw APIError.notFound(nil) }
         return read
     }
@@ -262,7 +257,7 @@ public actor SCIMUserRepository: UserRepository {
         return user
     }
 
-    private func json(_ endpoint: SCIMEndpoint) async throws -> JSONValue {
+    func json(_ endpoint: some Endpoint) async throws -> JSONValue {
         try Self.decode(try await client.response(for: endpoint))
     }
 

@@ -1,0 +1,76 @@
+/// A user directory as the app sees it: its users, its groups, who is in which, and what it can
+/// do (its traits). The app gets one value of this type per connection and never learns how
+/// the directory is reached: the Roster API and SCIM over HTTP (`RemoteDirectory`), or an
+/// in-memory directory in tests, all answer the same calls.
+///
+/// Failures are `APIError`; a cancelled call throws `CancellationError`.
+public protocol Directory: Sendable {
+    /// What the app may offer here. Asked after the first successful load; before that a
+    /// directory says what it assumes.
+    func traits() async -> DirectoryTraits
+
+    // MARK: Users
+
+    /// One page of users, searched, filtered and sorted as `query` says.
+    func listUsers(_ query: UserQuery) async throws -> Page<User>
+    func user(id: String) async throws -> User
+    /// Creates a user. `idempotencyKey` names the person's action: the same key goes with every
+    /// retry of it, so a create whose answer was lost is not made twice.
+    func createUser(_ draft: UserDraft, idempotencyKey: String) async throws -> User
+    /// Changes what `draft` says of the user; whatever the directory holds that Roster does
+    /// not model is kept.
+    func updateUser(id: String, with draft: UserDraft) async throws -> User
+    /// Removes the user. A delete whose answer was lost and whose retry finds the user gone
+    /// counts as done.
+    func deleteUser(id: String) async throws
+
+    // MARK: Groups
+
+    /// One page of groups, searched by name and sorted as `query` says.
+    func listGroups(_ query: GroupQuery) async throws -> Page<Group>
+    func group(id: String) async throws -> Group
+    func createGroup(_ draft: GroupDraft, idempotencyKey: String) async throws -> Group
+    func renameGroup(id: String, to draft: GroupDraft) async throws -> Group
+    /// Removes the group and its memberships (never its users).
+    func deleteGroup(id: String) async throws
+    /// One page of the group's members, in `query`'s page and size. Where the directory can,
+    /// the search and sort apply too.
+    func members(of groupID: String, _ query: UserQuery) async throws -> Page<User>
+    /// Adds and removes members, all or nothing (at most `MembershipChange.maximumIDs` ids).
+    /// Adding a member twice or removing one who is not in changes nothing, so the groups
+    /// view and a bulk run (one user a call) go through this same call.
+    func changeMembers(of groupID: String, _ change: MembershipChange) async throws -> Group
+}
+
+extension Directory {
+    /// Creates a user as a new action, with a fresh idempotency key.
+    public func createUser(_ draft: UserDraft) async throws -> User {
+        try await createUser(draft, idempotencyKey: IdempotencyKey.make())
+    }
+
+    /// Creates a group as a new action, with a fresh idempotency key.
+    public func createGroup(_ draft: GroupDraft) async throws -> Group {
+        try await createGroup(draft, idempotencyKey: IdempotencyKey.make())
+    }
+
+    /// Puts one user in the group; already a member changes nothing.
+    @discardableResult
+    public func addMember(_ userID: String, to groupID: String) async throws -> Group {
+        try await changeMembers(of: groupID, MembershipChange(add: [userID]))
+    }
+
+    /// Takes one user out of the group; not a member changes nothing.
+    @discardableResult
+    public func removeMember(_ userID: String, from groupID: String) async throws -> Group {
+        try await changeMembers(of: groupID, MembershipChange(remove: [userID]))
+    }
+
+    /// Groups whose name matches `text` as the directory searches names (case-insensitively,
+    /// a substring where it can), at most `limit`: how a group filter or a bulk group action
+    /// finds the group a person typed. A directory without groups has none to find.
+    public func groups(named text: String, limit: Int) async throws -> [GroupReference] {
+        guard await traits().hasGroups else { return [] }
+        let query = GroupQuery(perPage: min(max(limit, 1), UserQuery.perPageRange.upperBound), search: text)
+        return try await listGroups(query).items.map(\.reference)
+    }
+}

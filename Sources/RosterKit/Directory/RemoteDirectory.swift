@@ -1,0 +1,103 @@
+/// The directory at a server's URL, in whichever dialect it speaks: fixed by `--api`, or found
+/// on first use (`auto`) and kept. This is the one place the dialect is decided. The UI starts
+/// at once; the first call waits for the probe, so a SCIM start costs one round trip more at
+/// most. A probe that fails (the server is down) is asked again on the next call, so the error
+/// dialog's retry works.
+public actor RemoteDirectory: Directory {
+    public nonisolated let client: APIClient
+    public nonisolated let choice: DialectChoice
+    public private(set) var dialect: Dialect?
+    private var resolved: (any Directory)?
+    private var probing: Task<Dialect, any Error>?
+
+    public init(client: APIClient, choice: DialectChoice) {
+        self.client = client
+        self.choice = choice
+        switch choice {
+        case .roster: dialect = .roster
+        case .scim: dialect = .scim
+        case .auto: dialect = nil
+        }
+    }
+
+    /// The directory for the server's dialect, probing first when it is not known yet.
+    public func resolve() async throws -> any Directory {
+        if let resolved { return resolved }
+        let found: Dialect
+        if let dialect {
+            found = dialect
+        } else {
+            let task = probing ?? Task { [client] in try await DialectProbe.detect(client) }
+            probing = task
+            do {
+                found = try await task.value
+            } catch {
+                probing = nil
+                throw error
+            }
+        }
+        if let resolved { return resolved } // another call finished the probe meanwhile
+        dialect = found
+        let directory: any Directory = switch found {
+        case .roster: RosterAPIDirectory(client: client)
+        case .scim: SCIMDirectory(client: client)
+        }
+        resolved = directory
+        client.configuration.logger.info("speaking \(found.label)")
+        return directory
+    }
+
+    /// The traits of the dialect found; the Roster API's until the probe has answered.
+    public func traits() async -> DirectoryTraits {
+        guard let resolved else { return .rosterAPI }
+        return await resolved.traits()
+    }
+
+    public func listUsers(_ query: UserQuery) async throws -> Page<User> {
+        try await resolve().listUsers(query)
+    }
+
+    public func user(id: String) async throws -> User {
+        try await resolve().user(id: id)
+    }
+
+    public func createUser(_ draft: UserDraft, idempotencyKey: String) async throws -> User {
+        try await resolve().createUser(draft, idempotencyKey: idempotencyKey)
+    }
+
+    public func updateUser(id: String, with draft: UserDraft) async throws -> User {
+        try await resolve().updateUser(id: id, with: draft)
+    }
+
+    public func deleteUser(id: String) async throws {
+        try await resolve().deleteUser(id: id)
+    }
+
+    public func listGroups(_ query: GroupQuery) async throws -> Page<Group> {
+        try await resolve().listGroups(query)
+    }
+
+    public func group(id: String) async throws -> Group {
+        try await resolve().group(id: id)
+    }
+
+    public func createGroup(_ draft: GroupDraft, idempotencyKey: String) async throws -> Group {
+        try await resolve().createGroup(draft, idempotencyKey: idempotencyKey)
+    }
+
+    public func renameGroup(id: String, to draft: GroupDraft) async throws -> Group {
+        try await resolve().renameGroup(id: id, to: draft)
+    }
+
+    public func deleteGroup(id: String) async throws {
+        try await resolve().deleteGroup(id: id)
+    }
+
+    public func members(of groupID: String, _ query: UserQuery) async throws -> Page<User> {
+        try await resolve().members(of: groupID, query)
+    }
+
+    public func changeMembers(of groupID: String, _ change: MembershipChange) async throws -> Group {
+        try await resolve().changeMembers(of: groupID, change)
+    }
+}
