@@ -9,7 +9,8 @@ import Testing
 @MainActor
 struct BulkViewTests {
     @Test func aMarkedRowShowsAStarInTheMarkerColumnWithoutColourAndAtAnyWidth() throws {
-        var content = ListContent(rows: mixedUsers.map(ListRowContent.user), firstIndex: 0, selectedIndex: 0, total: 6, sort: .name)
+        var content = ListContent(rows: mixedUsers.map { .user(UserRowContent($0)) }, firstIndex: 0, selectedIndex: 0, total: 6,
+                                  sort: SortContent(.name))
         content.marked = [0, 2]
         for width in [40, 80] {
             let canvas = grid(width, 10)

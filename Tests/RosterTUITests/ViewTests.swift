@@ -7,7 +7,8 @@ import Testing
 @MainActor
 struct ViewTests {
     func listContent(_ users: [User], selected: Int? = 0, total: Int? = nil) -> ListContent {
-        ListContent(rows: users.map(ListRowContent.user), firstIndex: 0, selectedIndex: selected, total: total ?? users.count, sort: .name)
+        ListContent(rows: users.map { .user(UserRowContent($0)) }, firstIndex: 0, selectedIndex: selected, total: total ?? users.count,
+                    sort: SortContent(.name))
     }
 
     @Test func listColumnsAlignForLatinCJKAndEmojiNames() throws {
@@ -63,7 +64,7 @@ struct ViewTests {
     @Test func theListCutsLongNamesWithAnEllipsisAndLargeCountsWithSeparators() {
         let long = User.fixture(id: "x", name: String(repeating: "Maximilian ", count: 10), email: "max@example.com")
         let canvas = grid(80, 6)
-        UserListView.draw(ListContent(rows: [.user(long)], firstIndex: 1233, selectedIndex: 1233, total: 100_000, sort: .name),
+        UserListView.draw(ListContent(rows: [.user(UserRowContent(long))], firstIndex: 1233, selectedIndex: 1233, total: 100_000, sort: SortContent(.name)),
                           in: Rect(row: 0, column: 0, width: 80, height: 6), on: canvas)
         #expect(canvas.lines[2].contains("Maximilian Maximilian Ma… max@example.com"), "cut on the name column's edge, email in place")
         #expect(canvas.lines[0].contains("1,234 / 100,000"))
@@ -71,7 +72,7 @@ struct ViewTests {
 
     @Test func loadingShowsTheSpinnerInAnEmptyList() {
         let canvas = grid(80, 12)
-        UserListView.draw(ListContent(rows: [], firstIndex: 0, selectedIndex: nil, total: nil, sort: .name,
+        UserListView.draw(ListContent(rows: [], firstIndex: 0, selectedIndex: nil, total: nil, sort: SortContent(.name),
                                       emptyMessage: "Loading users…", spinner: "⠋"),
                           in: Rect(row: 0, column: 0, width: 80, height: 12), on: canvas)
         #expect(canvas.text.contains("⠋ Loading users…"))
@@ -80,8 +81,8 @@ struct ViewTests {
 
     @Test func pagesStillLoadingArePlaceholdersAndAFailedPageSaysHowToRetry() {
         let canvas = grid(80, 8)
-        let rows: [ListRowContent] = [.user(mixedUsers[0]), .placeholder, .failed(message: "The server did not answer in time.", isFirstOfPage: true), .failed(message: "x", isFirstOfPage: false)]
-        UserListView.draw(ListContent(rows: rows, firstIndex: 0, selectedIndex: 0, total: 4, sort: .name),
+        let rows: [ListRowContent] = [.user(UserRowContent(mixedUsers[0])), .placeholder, .failed(message: "The server did not answer in time.", isFirstOfPage: true), .failed(message: "x", isFirstOfPage: false)]
+        UserListView.draw(ListContent(rows: rows, firstIndex: 0, selectedIndex: 0, total: 4, sort: SortContent(.name)),
                           in: Rect(row: 0, column: 0, width: 80, height: 8), on: canvas)
         #expect(canvas.lines[3].contains("·····"))
         #expect(canvas.style(at: Point(row: 3, column: 2)) == .placeholder)

@@ -14,7 +14,7 @@ extension Presenter {
         }
         let searched = view.search
         let title = searched.isEmpty ? "Groups" : "Groups matching “\(searched)”"
-        var groups = pane(view.groups, title: title) { state in
+        var groups = pane(view.groups, title: title, row: { GroupsContent.GroupRow($0) }) { state in
             switch state {
             case .failed(let error, nil): "\(error.errorDescription ?? "Could not load the groups.") Press r to retry."
             case .idle, .loading(nil): "\(spinner ?? "…") Loading groups…"
@@ -25,7 +25,7 @@ extension Presenter {
 
         let shown = view.shownGroup
         let membersTitle = shown.map { "Members of \($0.name)" } ?? "Members"
-        let members = pane(view.members, title: membersTitle) { state in
+        let members = pane(view.members, title: membersTitle, row: { GroupsContent.MemberRow($0) }) { state in
             guard shown != nil else { return view.groups.items.isEmpty ? "" : "Select a group." }
             switch state {
             case .failed(let error, nil): return "\(error.errorDescription ?? "Could not load the members.") Press r to retry."
@@ -39,10 +39,13 @@ extension Presenter {
         return content
     }
 
-    /// A pane of the visible rows of `items`, with `message(state)` when it has none.
-    private func pane<Item>(_ items: PagedItems<Item>, title: String, message: (LoadState<Int>) -> String) -> GroupsContent.Pane<Item> {
+    /// A pane of the visible rows of `items`, each drawn as `row` makes it, with
+    /// `message(state)` when it has none.
+    private func pane<Item, Row>(
+        _ items: PagedItems<Item>, title: String, row: (Item) -> Row, message: (LoadState<Int>) -> String
+    ) -> GroupsContent.Pane<Row> {
         let visible = items.visibleRows
-        var pane = GroupsContent.Pane<Item>(title: title, rows: Array(items.items[visible]))
+        var pane = GroupsContent.Pane<Row>(title: title, rows: items.items[visible].map(row))
         pane.firstIndex = visible.lowerBound
         pane.selectedIndex = items.items.isEmpty ? nil : items.selection
         pane.total = items.total

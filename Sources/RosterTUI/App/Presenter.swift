@@ -8,6 +8,7 @@ import RosterKit
 struct Presenter {
     let model: AppModel
     let serverLabel: String
+    let detailRecord = DetailRecordMemo()
 
     var spinner: String? {
         model.isLoading ? SpinnerFrames.frame(model.activity.spinnerFrame) : nil
@@ -44,7 +45,7 @@ struct Presenter {
             guard let row = list.row(at: index) else { break }
             switch row {
             case .user(let user):
-                rows.append(.user(user))
+                rows.append(.user(UserRowContent(user)))
             case .loading:
                 rows.append(.placeholder)
             case .failed(let error):
@@ -55,7 +56,7 @@ struct Presenter {
         }
         var content = ListContent(
             rows: rows, firstIndex: visible.lowerBound, selectedIndex: list.rowCount > 0 ? list.selection : nil,
-            total: list.state.value?.total, sort: list.sort, search: list.searchText,
+            total: list.state.value?.total, sort: SortContent(list.sort), search: list.searchText,
             emptyMessage: emptyMessage(), spinner: rows.isEmpty ? spinner : nil, focused: focused)
         content.totalIsLowerBound = list.state.value?.totalIsLowerBound == true
         content.showsRoles = model.traits.hasRoles
@@ -90,9 +91,9 @@ struct Presenter {
         // The pane follows the selection once it rests (UserDetailModel.settleDelay); the
         // fetched record replaces the list's copy when it arrives. A spinner in the title only
         // when the fetch is slow enough to turn the app's spinner.
-        let user = detail.user ?? selected
-        var content = DetailContent(user: user, isRefreshing: detail.state.isLoading && model.activity.isBusy,
-                                    problem: detail.state.error?.errorDescription)
+        var content = detailRecord.content(for: detail.user ?? selected)
+        content.isRefreshing = detail.state.isLoading && model.activity.isBusy
+        content.problem = detail.state.error?.errorDescription
         content.showsRole = model.traits.hasRoles
         return content
     }

@@ -1,6 +1,3 @@
-import Foundation
-import RosterKit
-
 /// The selected user's record. Beside the list it shows one field per line; below the list
 /// (narrow terminals) it packs the same fields into fewer lines.
 @MainActor
@@ -21,30 +18,25 @@ public enum DetailPane {
                 ("", user.name, .bold),
                 ("", "", .normal),
                 ("Email", user.email, .normal),
-                ("Role", user.role.rawValue, UserListView.roleStyle(user.role)),
-                ("Status", user.status.rawValue, UserListView.statusStyle(user.status)),
-                ("Id", user.id, .dim),
-                ("Created", timestamp(user.createdAt), .normal),
-                ("Updated", timestamp(user.updatedAt), .normal),
+                ("Role", user.role, UserListView.roleStyle(isAdmin: user.isAdmin)),
+                ("Status", user.status, UserListView.statusStyle(user.statusTone)),
+                ("Id", content.id, .dim),
+                ("Created", content.created, .normal),
+                ("Updated", content.updated, .normal),
             ]
             if !content.showsRole { lines.removeAll { $0.label == "Role" } }
         } else {
             lines = [
                 ("", user.name, .bold),
                 ("Email", user.email, .normal),
-                content.showsRole ? ("Role", "\(user.role.rawValue) · \(user.status.rawValue)", .normal)
-                    : ("Status", user.status.rawValue, UserListView.statusStyle(user.status)),
-                ("Id", user.id, .dim),
-                ("Created", "\(timestamp(user.createdAt)) · updated \(timestamp(user.updatedAt))", .normal),
+                content.showsRole ? ("Role", "\(user.role) · \(user.status)", .normal)
+                    : ("Status", user.status, UserListView.statusStyle(user.statusTone)),
+                ("Id", content.id, .dim),
+                ("Created", "\(content.created) · updated \(content.updated)", .normal),
             ]
         }
-        // A SCIM user's groups come with the SCIM fields below.
-        if user.scim == nil, !user.groups.isEmpty {
-            lines.append(("Groups", user.groups.map(\.name).joined(separator: ", "), .normal))
-        }
-        // What a SCIM service sent beyond Roster's fields, as far as the pane has room.
-        for field in user.scim?.fields ?? [] where !(field.label == "Display" && field.value == user.name) {
-            lines.append((field.label, field.value, field.label == "Version" ? .dim : .normal))
+        for field in content.fields {
+            lines.append((field.label, field.value, field.isDim ? .dim : .normal))
         }
         var row = inner.row
         for line in lines where row < inner.bottom {
@@ -60,11 +52,5 @@ public enum DetailPane {
         if let problem = content.problem, row < inner.bottom {
             canvas.draw("✗ \(problem)", at: Point(row: inner.bottom - 1, column: inner.column + 1), style: .error, maxColumns: inner.width - 1)
         }
-    }
-
-    /// "2025-11-21 09:30 UTC".
-    static func timestamp(_ date: Date) -> String {
-        let iso = ISO8601Timestamp.format(date)
-        return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(5)) + " UTC"
     }
 }

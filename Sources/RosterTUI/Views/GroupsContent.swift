@@ -1,5 +1,3 @@
-import RosterKit
-
 /// What the groups view draws: the groups on the left, the selected group's members on the
 /// right, each a pane of visible rows with its position and a message when it has no rows.
 public struct GroupsContent: Equatable, Sendable {
@@ -24,14 +22,34 @@ public struct GroupsContent: Equatable, Sendable {
         }
     }
 
-    public var groups: Pane<Group>
-    public var members: Pane<User>
+    /// A group as its line draws it.
+    public struct GroupRow: Equatable, Sendable {
+        public var name: String
+        public var memberCount: Int
+        public init(name: String, memberCount: Int) {
+            self.name = name
+            self.memberCount = memberCount
+        }
+    }
+
+    /// A member as their line draws them.
+    public struct MemberRow: Equatable, Sendable {
+        public var name: String
+        public var email: String
+        public init(name: String, email: String) {
+            self.name = name
+            self.email = email
+        }
+    }
+
+    public var groups: Pane<GroupRow>
+    public var members: Pane<MemberRow>
     /// Which pane the keys move in.
     public var membersFocused = false
     /// Whether the view has the keyboard (nothing stacked on it).
     public var focused = true
 
-    public init(groups: Pane<Group>, members: Pane<User>) {
+    public init(groups: Pane<GroupRow>, members: Pane<MemberRow>) {
         self.groups = groups
         self.members = members
     }

@@ -1,5 +1,3 @@
-import RosterKit
-
 /// The groups view: a pane of groups (name, member count) on the left, the selected group's
 /// members (name, email) on the right, side by side at every width Roster runs at. The pane
 /// with the keys has the bright border and the bright selection.
@@ -22,7 +20,7 @@ public enum GroupsView {
         drawMembers(content.members, focused: content.focused && content.membersFocused, in: right, on: canvas)
     }
 
-    static func drawGroups(_ pane: GroupsContent.Pane<Group>, focused: Bool, in rect: Rect, on canvas: any Canvas) {
+    static func drawGroups(_ pane: GroupsContent.Pane<GroupsContent.GroupRow>, focused: Bool, in rect: Rect, on canvas: any Canvas) {
         let countWidth = 8
         drawPane(pane, focused: focused, in: rect, on: canvas, titles: { width in
             TextWidth.fit(" Name", toColumns: width - countWidth) + TextWidth.fit("Members", toColumns: countWidth)
@@ -35,14 +33,14 @@ public enum GroupsView {
         }
     }
 
-    static func drawMembers(_ pane: GroupsContent.Pane<User>, focused: Bool, in rect: Rect, on canvas: any Canvas) {
+    static func drawMembers(_ pane: GroupsContent.Pane<GroupsContent.MemberRow>, focused: Bool, in rect: Rect, on canvas: any Canvas) {
         drawPane(pane, focused: focused, in: rect, on: canvas, titles: { width in
             let nameWidth = (width - 1) * 9 / 20
             return TextWidth.fit(" Name", toColumns: nameWidth + 1) + " Email"
-        }) { user, selected, point, width in
+        }) { member, selected, point, width in
             let nameWidth = (width - 1) * 9 / 20
-            canvas.drawPadded(user.name, at: Point(row: point.row, column: point.column + 1), width: nameWidth, style: selected)
-            canvas.drawPadded(" " + user.email, at: Point(row: point.row, column: point.column + 1 + nameWidth),
+            canvas.drawPadded(member.name, at: Point(row: point.row, column: point.column + 1), width: nameWidth, style: selected)
+            canvas.drawPadded(" " + member.email, at: Point(row: point.row, column: point.column + 1 + nameWidth),
                               width: max(0, width - 1 - nameWidth), style: .normal)
         }
     }

@@ -1,5 +1,3 @@
-import RosterKit
-
 // What each view draws, as plain values. The presenter builds these from the models; views
 // are pure functions of them, so every state can be drawn into a grid canvas in a test.
 
@@ -24,69 +22,6 @@ public struct HeaderContent: Equatable, Sendable {
         self.userCount = userCount
         self.connection = connection
         self.spinner = spinner
-    }
-}
-
-/// One row of the user list.
-public enum ListRowContent: Equatable, Sendable {
-    case user(User)
-    /// A row whose page is still loading.
-    case placeholder
-    /// A row whose page failed; the first row of that page says why and how to retry.
-    case failed(message: String, isFirstOfPage: Bool)
-}
-
-public struct ListContent: Equatable, Sendable {
-    /// The rows from `firstIndex` on, as many as fit (or fewer at the end of the list).
-    public var rows: [ListRowContent]
-    /// The index in the whole list of `rows[0]`.
-    public var firstIndex: Int
-    public var selectedIndex: Int?
-    /// nil until the first page has answered.
-    public var total: Int?
-    /// The server has not said how many there are: at least `total` ("41 / 100+").
-    public var totalIsLowerBound = false
-    /// Whether the directory knows roles (a SCIM service may not): the role column is left out.
-    public var showsRoles = true
-    public var sort: UserSort
-    public var search: String
-    /// The filters in force, as the title shows them ("status suspended · role admin"); "" for none.
-    public var filter = ""
-    /// Shown when there are no rows (still loading, nobody matches…).
-    public var emptyMessage: String?
-    public var spinner: String?
-    /// Whether the list has the keyboard (it does unless a dialog is open).
-    public var focused: Bool
-    /// The indices (in the whole list) of the rows on screen that are marked.
-    public var marked: Set<Int> = []
-
-    public init(rows: [ListRowContent], firstIndex: Int, selectedIndex: Int?, total: Int?, sort: UserSort,
-                search: String = "", emptyMessage: String? = nil, spinner: String? = nil, focused: Bool = true) {
-        self.rows = rows
-        self.firstIndex = firstIndex
-        self.selectedIndex = selectedIndex
-        self.total = total
-        self.sort = sort
-        self.search = search
-        self.emptyMessage = emptyMessage
-        self.spinner = spinner
-        self.focused = focused
-    }
-}
-
-public struct DetailContent: Equatable, Sendable {
-    public var user: User
-    /// True while the full record is being fetched (the row's data is shown meanwhile).
-    public var isRefreshing: Bool
-    /// Set when fetching the full record failed.
-    public var problem: String?
-    /// Whether the directory knows roles: the Role line is left out when it does not.
-    public var showsRole = true
-
-    public init(user: User, isRefreshing: Bool = false, problem: String? = nil) {
-        self.user = user
-        self.isRefreshing = isRefreshing
-        self.problem = problem
     }
 }
 

@@ -1,5 +1,3 @@
-import RosterApp
-
 /// Where each part of the screen goes for a terminal size.
 ///
 /// Row 0 is the header, the last row the hint bar, the one above it the status/search line.
@@ -59,9 +57,4 @@ public enum SpinnerFrames {
     public static func frame(_ tick: Int) -> String {
         frames[((tick % frames.count) + frames.count) % frames.count]
     }
-}
-
-enum Format {
-    /// 100000 → "100,000".
-    static func count(_ value: Int) -> String { CountFormat.grouped(value) }
 }

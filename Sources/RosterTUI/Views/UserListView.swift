@@ -1,5 +1,3 @@
-import RosterKit
-
 /// The user list: a box with the sort order and position in its top edge, column titles,
 /// and one line per user. Rows of pages still loading are placeholders; a page that failed
 /// shows its error in place, with the key that retries it.
@@ -110,12 +108,12 @@ public enum UserListView {
         return " \(Format.count(position)) / \(Format.count(total))\(content.totalIsLowerBound ? "+" : "") "
     }
 
-    private static func drawTitles(_ columns: Columns, sort: UserSort, at point: Point, width: Int, on canvas: any Canvas) {
-        func title(_ name: String, _ ascending: UserSort, _ descending: UserSort) -> String {
-            sort == ascending ? name + " ↑" : sort == descending ? name + " ↓" : name
+    private static func drawTitles(_ columns: Columns, sort: SortContent, at point: Point, width: Int, on canvas: any Canvas) {
+        func title(_ name: String, _ column: SortContent.Column) -> String {
+            sort.column == column ? name + (sort.ascending ? " ↑" : " ↓") : name
         }
-        let line = " " + TextWidth.fit(title("Name", .name, .nameDescending), toColumns: columns.name) + " "
-            + TextWidth.fit(title("Email", .email, .emailDescending), toColumns: columns.email) + " "
+        let line = " " + TextWidth.fit(title("Name", .name), toColumns: columns.name) + " "
+            + TextWidth.fit(title("Email", .email), toColumns: columns.email) + " "
             + (columns.role > 0 ? TextWidth.fit("Role", toColumns: columns.role) + " " : "") + "Status"
         canvas.drawPadded(line, at: point, width: width, style: .columnTitle)
     }
@@ -142,10 +140,10 @@ public enum UserListView {
             cell(user.email, columns.email, .normal)
             cell(" ", 1, .normal)
             if columns.role > 0 {
-                cell(user.role.rawValue, columns.role, roleStyle(user.role))
+                cell(user.role, columns.role, roleStyle(isAdmin: user.isAdmin))
                 cell(" ", 1, .normal)
             }
-            cell(user.status.rawValue, max(0, point.column + width - column), statusStyle(user.status))
+            cell(user.status, max(0, point.column + width - column), statusStyle(user.statusTone))
         case .placeholder:
             canvas.drawPadded(" " + String(repeating: "·", count: min(columns.name - 2, 12)), at: point, width: width,
                               style: selected ? .selectedInactive : .placeholder)
@@ -155,12 +153,12 @@ public enum UserListView {
         }
     }
 
-    static func roleStyle(_ role: Role) -> Style {
-        role == .admin ? .roleAdmin : .normal
+    static func roleStyle(isAdmin: Bool) -> Style {
+        isAdmin ? .roleAdmin : .normal
     }
 
-    static func statusStyle(_ status: Status) -> Style {
-        switch status {
+    static func statusStyle(_ tone: StatusTone) -> Style {
+        switch tone {
         case .active: .statusActive
         case .suspended: .statusSuspended
         case .invited: .statusInvited

@@ -1,0 +1,41 @@
+import Foundation
+import RosterKit
+
+extension DetailContent {
+    /// The pane's lines for `user`: timestamps to the minute, then the groups of a Roster user
+    /// or what a SCIM service sent beyond Roster's fields.
+    init(user: User, isRefreshing: Bool = false, problem: String? = nil) {
+        var fields: [Field] = []
+        // A SCIM user's groups come with the SCIM fields below.
+        if user.scim == nil, !user.groups.isEmpty {
+            fields.append(Field(label: "Groups", value: user.groups.map(\.name).joined(separator: ", ")))
+        }
+        for field in user.scim?.fields ?? [] where !(field.label == "Display" && field.value == user.name) {
+            fields.append(Field(label: field.label, value: field.value, isDim: field.label == "Version"))
+        }
+        self.init(user: UserRowContent(user), id: user.id, created: Self.timestamp(user.createdAt),
+                  updated: Self.timestamp(user.updatedAt), fields: fields, isRefreshing: isRefreshing, problem: problem)
+    }
+
+    /// "2025-11-21 09:30 UTC".
+    static func timestamp(_ date: Date) -> String {
+        let iso = ISO8601Timestamp.format(date)
+        return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(5)) + " UTC"
+    }
+}
+
+/// The detail pane's content for the user it showed last. Holding j moves the selection but
+/// not the pane (UserDetailModel waits for the selection to rest), so most frames show the
+/// same user again: they reuse its lines instead of formatting the timestamps and SCIM fields
+/// once more.
+@MainActor
+final class DetailRecordMemo {
+    private var last: (user: User, content: DetailContent)?
+
+    func content(for user: User) -> DetailContent {
+        if let last, last.user == user { return last.content }
+        let content = DetailContent(user: user)
+        last = (user, content)
+        return content
+    }
+}
