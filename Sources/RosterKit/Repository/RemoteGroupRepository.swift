@@ -1,4 +1,4 @@
-/// `GroupRepository` over the Roster API's `/api/v1/groups` (DESIGN.md, "Groups").
+/// `GroupRepository` over the Roster API's `/api/v1/groups` (docs/design.md, "Groups and membership").
 public struct RemoteGroupRepository: GroupRepository {
     public let client: APIClient
 
