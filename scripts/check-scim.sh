@@ -10,7 +10,7 @@
 #     roster-server does not serve); a skip is not a failure there.
 # One scim-sanity probe is expected to fail, by design: its group probe adds a member id that
 # does not exist, and roster-server keeps membership integrity (400 invalidValue, never a
-# dangling member; DESIGN.md, "SCIM conformance"). This script passes when that is the only
+# dangling member; docs/api.md, "Membership integrity"). This script passes when that is the only
 # failure, and says so; any other failure, or that one passing, fails it.
 set -euo pipefail
 source "$(dirname "$0")/lib/server.sh"

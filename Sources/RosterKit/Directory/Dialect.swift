@@ -1,4 +1,4 @@
-/// The two APIs Roster speaks (docs/design.md, "The directory seam").
+/// The two APIs Roster speaks (docs/design.md, "Two dialects, one seam").
 public enum Dialect: String, Sendable, CaseIterable {
     case roster
     case scim

@@ -1,5 +1,5 @@
 /// What the app may offer on this directory: the same views for every server, with what a
-/// server cannot do said rather than pretended (docs/design.md, "The directory seam").
+/// server cannot do said rather than pretended (docs/design.md, "Two dialects, one seam").
 public struct DirectoryTraits: Sendable, Equatable {
     public var dialect: Dialect
     public var canSort: Bool

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The group calls of the Roster API that the client makes (DESIGN.md, "Groups").
+/// The group calls of the Roster API that the client makes (docs/design.md, "Groups and membership").
 public enum GroupEndpoint: Endpoint, Equatable {
     case list(GroupQuery)
     case get(id: String)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Every call of the user API (see DESIGN.md, "Wire contract").
+/// Every call of the user API (see docs/design.md, "The wire contract", and docs/api.md).
 public enum UserEndpoint: Endpoint, Equatable {
     case list(UserQuery)
     case get(id: String)

@@ -1,7 +1,7 @@
 import Foundation
 
-/// SCIM User resources as Roster's `User`, and a person's edits as SCIM (DESIGN.md, "Two
-/// dialects, one app").
+/// SCIM User resources as Roster's `User`, and a person's edits as SCIM (docs/design.md,
+/// "SCIM users as Roster users" and "Rules for writes").
 public enum SCIMUserMapping {
     /// The user a resource describes. Nil when it has no `id` (not a stored user).
     public static func user(from resource: JSONValue) -> User? {

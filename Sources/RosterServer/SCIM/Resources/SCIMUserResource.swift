@@ -1,7 +1,7 @@
 import Foundation
 import RosterKit
 
-/// A user as a SCIM resource, and back. The mapping (DESIGN.md, "Two dialects"):
+/// A user as a SCIM resource, and back. The mapping (docs/design.md, "SCIM users as Roster users"):
 ///
 /// | Roster | SCIM |
 /// |---|---|
