@@ -273,8 +273,8 @@ extension AppModel {
         let progress = run.progress
         if run.failures.isEmpty, !run.wasStopped, run.findError == nil {
             let users = progress.succeeded == 1 ? "1 user" : "\(CountFormat.grouped(progress.succeeded)) users"
-            var text = run.action.completed(users) + " in \(BulkFormat.duration(progress.elapsed))"
-            if let rate = progress.rate, progress.elapsed >= .seconds(1) { text += " (\(BulkFormat.rate(rate)))" }
+            var text = run.action.completed(users) + " in \(DurationFormat.duration(progress.elapsed))"
+            if let rate = progress.rate, progress.elapsed >= .seconds(1) { text += " (\(DurationFormat.rate(rate)))" }
             if progress.unchanged > 0 { text += "; \(CountFormat.grouped(progress.unchanged)) \(run.action.alreadyLabel)" }
             showStatus(text)
             return
@@ -345,16 +345,10 @@ extension AppModel {
 
     nonisolated static func emails(of query: Marks.Query, except: Set<String>, limit: Int, from directory: any Directory) async throws -> [String] {
         var emails: [String] = []
-        var page = 1
-        let perPage = BulkRun.findPageSize
-        while emails.count < limit {
-            let result = try await directory.listUsers(query.filter.applied(to: UserQuery(
-                page: page, perPage: perPage, search: query.search.isEmpty ? nil : query.search, sort: query.sort)))
-            emails += result.items.lazy.filter { !except.contains($0.id) }.map(\.email)
-            if result.items.count < perPage || (!result.totalIsLowerBound && page * perPage >= result.total) { break }
-            page += 1
+        try await EveryPage(directory: directory, of: query).read { page in
+            emails += page.items.lazy.filter { !except.contains($0.id) }.map(\.email)
+            return emails.count < limit
         }
         return Array(emails.prefix(limit))
     }
 }
-

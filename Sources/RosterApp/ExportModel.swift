@@ -24,7 +24,7 @@ public final class ExportModel {
     public let query: UserQuery
     public let columns: [CSVColumn]
     public private(set) var phase: Phase = .running
-    public private(set) var progress = ProgressMeter()
+    public private(set) var progress = WorkProgress(total: 0, isTotalKnown: false)
     /// Told when the run ends, whichever way.
     @ObservationIgnored public var onEnd: (@MainActor (ExportModel) -> Void)?
 
@@ -69,20 +69,25 @@ public final class ExportModel {
         work = activity.startLoad { [weak self] in
             do {
                 try sink.write(encoder.header)
-                var number = 1
-                while true {
-                    let page = try await directory.listUsers(query.atPage(number))
-                    guard let self, self.phase == .running else { return }
+                try await EveryPage(directory: directory, query: query.atPage(1)).read { page in
+                    guard let self, self.phase == .running else { return false }
                     try sink.write(encoder.records(for: page.items))
-                    if !page.totalIsLowerBound { progress.total = page.total }
-                    progress.advance(by: page.items.count, at: stopwatch.elapsed())
-                    let seen = (number - 1) * query.perPage + page.items.count
-                    if page.items.count < query.perPage || (!page.totalIsLowerBound && seen >= page.total) { break }
-                    number += 1
+                    if !page.totalIsLowerBound {
+                        self.progress.total = page.total
+                        self.progress.isTotalKnown = true
+                    }
+                    self.progress.succeeded += page.items.count
+                    self.progress.requests += 1
+                    self.progress.elapsed = stopwatch.elapsed()
+                    return true
                 }
+                guard self?.phase == .running else { return }
                 try sink.finish()
                 guard let self else { return }
-                if progress.total == nil { progress.total = progress.done }
+                if !progress.isTotalKnown {
+                    progress.total = progress.done
+                    progress.isTotalKnown = true
+                }
                 end(.finished)
             } catch let error as CSVFileError {
                 sink.discard()

@@ -3,8 +3,9 @@ import RosterCSV
 import RosterKit
 
 /// Importing users from a CSV file: a preview of every row, checked before anything is
-/// sent; then the creates, a few at a time, with progress; then a report of each row,
-/// written next to the file.
+/// sent; then the creates through the app's one `WorkRunner` (a few at a time, one 429 hold,
+/// Esc after those in flight), with progress; then a report of each row, written next to the
+/// file.
 ///
 /// Running the same file again creates nobody twice: each row first looks its email up (a
 /// user already there is "already exists, skipped"), and its create carries a key derived from
@@ -22,13 +23,16 @@ public final class ImportModel {
         case finished
     }
 
-    /// Creates in flight at once: a few, so a big file is quick without flooding the server
-    /// (a 429's `Retry-After` is honoured by the API client's retry policy).
-    public static let defaultConcurrency = 4
+    /// Imports go through the app's one runner; a row's result is its outcome.
+    typealias Runner = WorkRunner<ImportRow, ImportOutcome>
+
+    /// Creates in flight at once.
+    public static var defaultConcurrency: Int { Runner.defaultConcurrency }
 
     public let plan: ImportPlan
     public private(set) var phase: Phase = .preview
-    public private(set) var progress: ProgressMeter
+    /// As the screen shows it: created, already there and failed rows.
+    public var progress: WorkProgress { runner.progress }
     /// What became of each row sent or skipped, by line.
     public private(set) var outcomes: [Int: ImportOutcome] = [:]
     /// Where the report was written, once the run ends; or why it could not be.
@@ -41,7 +45,7 @@ public final class ImportModel {
 
     @ObservationIgnored private let directory: any Directory
     @ObservationIgnored private let activity: Activity
-    @ObservationIgnored private let concurrency: Int
+    @ObservationIgnored private let runner: Runner
     @ObservationIgnored private var work: TrackedTask?
     /// Lines whose create is on its way: if Roster quits now, their outcome is not known.
     @ObservationIgnored private var inFlightLines = Set<Int>()
@@ -50,8 +54,7 @@ public final class ImportModel {
         self.plan = plan
         self.directory = directory
         self.activity = activity
-        self.concurrency = max(1, concurrency)
-        progress = ProgressMeter(total: plan.validCount)
+        runner = Runner(progress: WorkProgress(total: plan.validCount), concurrency: concurrency, activity: activity)
     }
 
     // MARK: What the view reads
@@ -92,35 +95,31 @@ public final class ImportModel {
         guard phase == .preview else { return }
         guard plan.validCount > 0 else { return }
         phase = .running
-        let stopwatch = Stopwatch(clock: activity.clock)
         work = activity.startLoad { [weak self] in
-            await self?.run(stopwatch: stopwatch)
+            await self?.run()
         }
     }
 
-    /// Keeps `concurrency` creates in flight until every row is sent or the run is stopped.
-    private func run(stopwatch: Stopwatch) async {
+    private func run() async {
         let directory = self.directory
         let plan = self.plan
-        var pending = plan.validRows.makeIterator()
-        await withTaskGroup(of: ImportOutcome.self) { group in
-            var inFlight = 0
-            while true {
-                while inFlight < concurrency, phase == .running, let row = pending.next(), let draft = row.draft {
-                    let key = plan.idempotencyKey(for: row)
-                    group.addTask {
-                        ImportOutcome(line: row.line, email: row.email, kind: await Self.send(draft, key: key, to: directory))
-                    }
-                    inFlight += 1
-                    inFlightLines.insert(row.line)
-                }
-                guard inFlight > 0, let outcome = await group.next() else { break }
-                inFlight -= 1
-                inFlightLines.remove(outcome.line)
-                outcomes[outcome.line] = outcome
-                progress.advance(by: 1, at: stopwatch.elapsed())
+        await runner.run(plan.validRows, perform: { row in
+            guard let draft = row.draft else {
+                return (.failed(ImportOutcome(line: row.line, email: row.email, kind: .invalid(reason: row.problem ?? ""))), 0)
             }
-        }
+            return await Self.send(row, draft: draft, key: plan.idempotencyKey(for: row), to: directory)
+        }, giveUp: { row, error in
+            ImportOutcome(line: row.line, email: row.email, kind: .failed(reason: error.reason))
+        }, willSend: { [weak self] row in
+            self?.inFlightLines.insert(row.line)
+        }, record: { [weak self] row, step in
+            guard let self else { return }
+            inFlightLines.remove(row.line)
+            switch step {
+            case .changed(let outcome), .unchanged(let outcome), .failed(let outcome): outcomes[row.line] = outcome
+            case .rateLimited, .cancelled: break
+            }
+        })
         finish()
     }
 
@@ -128,6 +127,12 @@ public final class ImportModel {
     public func stop() {
         guard phase == .running else { return }
         phase = .stopping
+        runner.stop()
+    }
+
+    /// A key: no new create starts for a moment (`WorkRunner.keysPressed`).
+    public func keysPressed() {
+        if phase == .running { runner.keysPressed() }
     }
 
     private func finish() {
@@ -157,30 +162,38 @@ public final class ImportModel {
     }
 
     /// One row: looked up by email first (there already: skipped), else created with the
-    /// row's own key. A 409 means someone made the email meanwhile: skipped too.
-    nonisolated static func send(_ draft: UserDraft, key: String, to directory: any Directory) async -> ImportOutcome.Kind {
+    /// row's own key. A 409 means someone made the email meanwhile: skipped too. A 429 goes
+    /// back to the runner, which holds every create for the wait and sends this one again.
+    nonisolated static func send(_ row: ImportRow, draft: UserDraft, key: String, to directory: any Directory) async -> (step: Runner.Step, requests: Int) {
+        func outcome(_ kind: ImportOutcome.Kind) -> ImportOutcome { ImportOutcome(line: row.line, email: row.email, kind: kind) }
+        var requests = 1
         do {
             if let existing = try await existingUser(email: draft.email, in: directory) {
-                return .alreadyExists(id: existing.id)
+                return (.unchanged(outcome(.alreadyExists(id: existing.id))), requests)
             }
+            requests += 1
             let user = try await directory.createUser(draft, idempotencyKey: key)
-            return .created(id: user.id)
+            return (.changed(outcome(.created(id: user.id))), requests)
         } catch let error as APIError {
             switch error {
+            case .rateLimited(let wait, _):
+                return (.rateLimited(wait, error), requests)
             case .conflict:
+                requests += 1
                 let existing = try? await existingUser(email: draft.email, in: directory)
                 if existing != nil || error.fieldErrors.contains(where: { $0.field == "email" }) {
-                    return .alreadyExists(id: existing?.id)
+                    return (.unchanged(outcome(.alreadyExists(id: existing?.id))), requests)
                 }
-                return .failed(reason: error.reason)
+                return (.failed(outcome(.failed(reason: error.reason))), requests)
             case .createOutcomeUnknown(let existing?):
                 // The answer was lost, and the lookup found the user: it was made.
-                return .created(id: existing.id)
+                return (.changed(outcome(.created(id: existing.id))), requests)
             default:
-                return .failed(reason: error.reason)
+                return (.failed(outcome(.failed(reason: error.reason))), requests)
             }
         } catch {
-            return .failed(reason: String(describing: error))
+            guard APIError.shown(for: error) != nil else { return (.cancelled, requests) }
+            return (.failed(outcome(.failed(reason: String(describing: error)))), requests)
         }
     }
 

@@ -65,7 +65,7 @@ struct BulkTests {
         #expect(run.phase == .finished)
         #expect(run.progress.succeeded == 999)
         #expect(run.progress.failed == 0)
-        let finds = await repository.listCalls().filter { $0.perPage == BulkRun.findPageSize }
+        let finds = await repository.listCalls().filter { $0.perPage == EveryPage.largestPageSize }
         #expect(finds.map(\.page) == [1, 2, 3, 4, 5], "read page by page when the run started")
         let updated = await updatedIDs(repository)
         #expect(updated.count == 999, "one write per user, no reads: the run had just read them")
@@ -98,7 +98,7 @@ struct BulkTests {
         #expect(run.progress.succeeded + run.progress.unchanged == 100)
         #expect(run.progress.unchanged == 25)
         #expect(await updatedIDs(repository).count == run.progress.succeeded)
-        #expect(await repository.listCalls().last(where: { $0.perPage == BulkRun.findPageSize })?.role == .admin)
+        #expect(await repository.listCalls().last(where: { $0.perPage == EveryPage.largestPageSize })?.role == .admin)
     }
 
     @Test func aPartialFailureIsSummarisedAndRRetriesJustTheFailures() async throws {
@@ -320,13 +320,13 @@ struct BulkTests {
         #expect(await repository.callCount(.update) == 4, "the ones in flight are answered; nothing new is sent")
         #expect(app.bulkRun?.inFlight == 0)
 
-        await clock.advance(by: BulkRun.keyGrace - .milliseconds(10))
+        await clock.advance(by: BulkRun.Runner.keyGrace - .milliseconds(10))
         app.notePersonActing() // another key before the pause: the wait starts over
         await clock.advance(by: .milliseconds(20))
         for _ in 0..<1000 { await Task.yield() }
         #expect(await repository.callCount(.update) == 4)
 
-        await clock.advance(by: BulkRun.keyGrace)
+        await clock.advance(by: BulkRun.Runner.keyGrace)
         await app.activity.waitForLoads()
         #expect(app.bulkRun?.progress.succeeded == 40, "the keys paused: the run went on")
     }

@@ -218,15 +218,23 @@ struct ImportModelTests {
     }
 
     @Test func progressCountsRateAndTimeLeftFromTheInjectedClock() {
-        var meter = ProgressMeter(total: 100)
-        #expect(meter.rate == nil && meter.remaining == nil)
-        meter.advance(by: 25, at: .seconds(5))
-        #expect(meter.rate == 5)
-        #expect(meter.remaining == .seconds(15))
-        #expect(meter.fraction == 0.25)
-        #expect(meter.summary == "25 / 100 · 5.0/s · 15 s left")
-        meter.advance(by: 75, at: .seconds(10))
-        #expect(meter.summary == "100 / 100 · 10/s")
+        var progress = WorkProgress(total: 100)
+        #expect(progress.rate == nil && progress.timeLeft == nil)
+        progress.succeeded = 20
+        progress.unchanged = 5
+        progress.elapsed = .seconds(5)
+        #expect(progress.rate == 5)
+        #expect(progress.timeLeft == .seconds(15))
+        #expect(progress.fraction == 0.25)
+        #expect(progress.summary == "25 / 100 · 5.0/s · 15 s left")
+        progress.succeeded = 95
+        progress.elapsed = .seconds(10)
+        #expect(progress.summary == "100 / 100 · 10/s")
+        var export = WorkProgress(total: 0, isTotalKnown: false)
+        export.succeeded = 400
+        export.elapsed = .seconds(2)
+        #expect(export.fraction == nil && export.timeLeft == nil)
+        #expect(export.summary == "400 · 200/s")
     }
 
     @Test func theStopwatchReadsTheInjectedClock() async {

@@ -18,10 +18,10 @@ extension Presenter {
         case .running, .finished:
             var detail: [String] = []
             if let wait = progress.rateLimitedFor {
-                detail.append("waiting \(BulkFormat.duration(wait)): the server asked to slow down")
+                detail.append("waiting \(DurationFormat.duration(wait)): the server asked to slow down")
             } else {
-                if let rate = progress.rate { detail.append(BulkFormat.rate(rate)) }
-                if let left = progress.timeLeft, progress.done < progress.total { detail.append("\(BulkFormat.duration(left)) left") }
+                if let rate = progress.rate { detail.append(DurationFormat.rate(rate)) }
+                if let left = progress.timeLeft, progress.done < progress.total { detail.append("\(DurationFormat.duration(left)) left") }
             }
             if progress.failed > 0 { detail.append("\(Format.count(progress.failed)) failed") }
             return ProgressContent(
@@ -53,10 +53,10 @@ extension Presenter {
         if progress.unchanged > 0 { counts.append("\(Format.count(progress.unchanged)) \(action.alreadyLabel)") }
         if progress.failed > 0 { counts.append("\(Format.count(progress.failed)) failed") }
         if run.notStarted > 0 { counts.append("\(Format.count(run.notStarted)) not started") }
-        var timing = BulkFormat.duration(progress.elapsed)
-        if let rate = progress.rate { timing += " · \(BulkFormat.rate(rate)) users" }
+        var timing = DurationFormat.duration(progress.elapsed)
+        if let rate = progress.rate { timing += " · \(DurationFormat.rate(rate)) users" }
         if let requestRate = progress.requestRate {
-            timing += " · \(Format.count(progress.requests)) requests, \(BulkFormat.rate(requestRate))"
+            timing += " · \(Format.count(progress.requests)) requests, \(DurationFormat.rate(requestRate))"
         }
         var lines = [counts.joined(separator: " · "), timing]
         if run.wasStopped, run.notStarted > 0 {
