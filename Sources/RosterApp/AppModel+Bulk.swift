@@ -116,60 +116,23 @@ extension AppModel {
         push(.choice(menu))
     }
 
-    /// The group line: a name, looked up as the filter line does (exactly that name, else the
-    /// only match).
+    /// The group line: a name, looked up as the filter line does (AppModel+GroupLookup).
     private func askForGroup(adding: Bool) {
         guard let subject = bulkSubject() else { return }
         let label = adding ? " Add \(subject.shortLabel) to the group: " : " Remove \(subject.shortLabel) from the group: "
-        prompt = LinePrompt(label: label) { [weak self] name in
-            self?.lookUpGroup(named: name, adding: adding)
-        }
+        openLine(LineEditor(.bulkGroup(adding: adding), label: label))
     }
 
-    private func lookUpGroup(named name: String, adding: Bool) {
-        let directory = self.directory
-        groupLookup?.cancel()
-        groupLookup = activity.startLoad { [weak self] in
-            do {
-                let found = try await directory.groups(named: name, limit: Self.groupLookupLimit)
-                guard let self else { return }
-                groupLookup = nil
-                switch GroupMatch.pick(name, from: found) {
-                case .found(let group):
-                    prompt = nil
-                    askBulk(adding ? .addToGroup(group) : .removeFromGroup(group))
-                case .problem(let message):
-                    prompt?.problem = message
-                }
-            } catch {
-                guard let self, let failure = APIError.shown(for: error) else { return }
-                groupLookup = nil
-                prompt?.problem = failure.errorDescription ?? "Could not look the group up."
-            }
-        }
-    }
-
-    // MARK: The status-line prompt
-
-    public func editPrompt(_ edit: TextEdit) {
-        prompt?.edit(edit)
-    }
-
-    /// Enter: hands the text over; an empty line says what is missing.
-    public func commitPrompt() {
-        guard let prompt else { return }
-        let text = String(prompt.field.text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
-        guard !text.isEmpty else {
-            prompt.problem = "Type a group's name."
+    /// Enter on the group line: looks the group up, then asks before the run.
+    func commitBulkGroup(_ editor: LineEditor, adding: Bool) {
+        let name = editor.trimmedText
+        guard !name.isEmpty else {
+            showLineProblem("Type a group's name.")
             return
         }
-        prompt.onCommit(text)
-    }
-
-    public func cancelPrompt() {
-        groupLookup?.cancel()
-        groupLookup = nil
-        prompt = nil
+        lookUpGroup(named: name) { [weak self] group in
+            self?.askBulk(adding ? .addToGroup(group) : .removeFromGroup(group))
+        }
     }
 
     // MARK: Asking and running

@@ -7,64 +7,35 @@ extension AppModel {
     /// `x`: asks where to export the list as it is now (search, filters, sort).
     public func startExport() {
         guard listIdle else { return }
-        pathPrompt = PathPrompt(purpose: .export, field: TextFieldState(CSVFileNames.defaultExport()))
+        openLine(LineEditor(.exportFile, label: " Export to: ", text: CSVFileNames.defaultExport()))
     }
 
     /// `i`: asks which file to import.
     public func startImport() {
         guard listIdle else { return }
-        pathPrompt = PathPrompt(purpose: .importFile, field: TextFieldState(lastImportPath))
+        openLine(LineEditor(.importFile, label: " Import from: ", text: lastImportPath))
     }
 
-    public func editPathPrompt(_ edit: TextEdit) {
-        guard var prompt = pathPrompt else { return }
-        if prompt.field.apply(edit) { prompt.problem = nil }
-        pathPrompt = prompt
-    }
-
-    public func cancelPathPrompt() {
-        pathPrompt = nil
-    }
-
-    /// Enter: exports to the file (asking before replacing one), or reads the file to import
-    /// and shows its preview. A name that cannot be used keeps the line open with the reason.
-    public func commitPathPrompt() {
-        guard var prompt = pathPrompt else { return }
-        let path = CSVFileNames.expand(prompt.field.text)
-        guard !path.isEmpty else {
-            prompt.problem = "Type a file name."
-            pathPrompt = prompt
+    /// Enter on the file line: exports to the file (asking before replacing one), or reads
+    /// the file to import and shows its preview. A name that cannot be used keeps the line open
+    /// with the reason.
+    func commitFile(_ editor: LineEditor) {
+        let path = CSVFileNames.expand(editor.text)
+        guard !path.isEmpty else { return showLineProblem("Type a file name.") }
+        if CSVFileNames.isDirectory(path) { return showLineProblem("That is a folder; name a file in it.") }
+        if editor.purpose == .exportFile {
+            line = nil
+            if CSVFileNames.exists(path) { askToReplace(path, typed: editor.text) } else { export(to: path) }
             return
         }
-        if CSVFileNames.isDirectory(path) {
-            prompt.problem = "That is a folder; name a file in it."
-            pathPrompt = prompt
-            return
-        }
-        switch prompt.purpose {
-        case .export:
-            if CSVFileNames.exists(path) {
-                pathPrompt = nil
-                askToReplace(path, typed: prompt.field.text)
-            } else {
-                pathPrompt = nil
-                export(to: path)
-            }
-        case .importFile:
-            do {
-                let plan = try ImportFileReader.read(path: path)
-                guard !plan.rows.isEmpty else {
-                    prompt.problem = "\(path) has no users after its header."
-                    pathPrompt = prompt
-                    return
-                }
-                pathPrompt = nil
-                lastImportPath = prompt.field.text
-                showImport(plan)
-            } catch {
-                prompt.problem = error.description
-                pathPrompt = prompt
-            }
+        do {
+            let plan = try ImportFileReader.read(path: path)
+            guard !plan.rows.isEmpty else { return showLineProblem("\(path) has no users after its header.") }
+            line = nil
+            lastImportPath = editor.text
+            showImport(plan)
+        } catch {
+            showLineProblem(error.description)
         }
     }
 
@@ -78,7 +49,7 @@ extension AppModel {
             if outcome == .confirmed {
                 export(to: path)
             } else {
-                pathPrompt = PathPrompt(purpose: .export, field: TextFieldState(typed))
+                openLine(LineEditor(.exportFile, label: " Export to: ", text: typed))
             }
         }
         push(.confirm(confirm))

@@ -25,22 +25,13 @@ public final class AppModel {
     /// What the directory can do, learnt after each load (a SCIM service may not sort, or may
     /// search only by prefix).
     public private(set) var traits = DirectoryTraits.rosterAPI
-    /// Whether the search line is open (after `/`).
-    public private(set) var isSearching = false
-    public private(set) var searchField = TextFieldState()
-    /// Whether the filter line is open (after `f`).
-    public internal(set) var isFiltering = false
-    public internal(set) var filterField = TextFieldState()
-    /// Why the filter line could not be applied, shown beside it until the next edit.
-    public internal(set) var filterProblem: String?
+    /// The line being typed at the bottom of the screen (search, filter, a group, a file), if
+    /// one is open (AppModel+LineEditor).
+    public internal(set) var line: LineEditor?
     /// The bulk run going on, or the last one until its summary is closed (`AppModel+Bulk`).
     public internal(set) var bulkRun: BulkRun?
     /// The last run ended with failures while something else was on top: `b` shows its summary.
     public internal(set) var bulkSummaryPending = false
-    /// The question on the status line (the group of a bulk action), while it is open.
-    public internal(set) var prompt: LinePrompt?
-    /// The file prompt of an export (`x`) or import (`i`) while it is open.
-    public internal(set) var pathPrompt: PathPrompt?
     /// The columns an export writes (the `exportColumns` setting).
     @ObservationIgnored public var exportColumns: [CSVColumn] = CSVColumn.defaultSelection
     /// Users per page an export asks for.
@@ -69,7 +60,8 @@ public final class AppModel {
     /// Quit was confirmed during a bulk run: quit once its requests in flight are answered.
     @ObservationIgnored var quitsAfterBulk = false
     @ObservationIgnored var quitsAfterImport = false
-    @ObservationIgnored private var searchBeforeEditing = ""
+    /// The search in force when `/` opened the line: Esc goes back to it.
+    @ObservationIgnored var searchBeforeEditing = ""
     @ObservationIgnored private var messageExpiry: Task<Void, Never>?
     @ObservationIgnored private var nextID = 0
 
@@ -180,69 +172,8 @@ public final class AppModel {
     }
 
     var listOnTop: Bool { screens.count == 1 }
-    /// The list is on top and no search or filter is being typed.
-    var listIdle: Bool { listOnTop && !isSearching && !isFiltering && prompt == nil && pathPrompt == nil }
-
-    // MARK: Search line
-
-    /// The groups view's search, when that view is the one searched.
-    private var searchedGroups: GroupsViewModel? { mainView == .groups ? groupsView : nil }
-
-    /// `/`: opens the search line holding the current search (of the users, or of the groups
-    /// in the groups view).
-    public func startSearch() {
-        guard listIdle else { return }
-        let current = searchedGroups?.search ?? list.searchText
-        searchBeforeEditing = current
-        searchField = TextFieldState(current)
-        isSearching = true
-    }
-
-    /// A keystroke in the search line; the list follows after the debounce (the groups, a
-    /// short list, at once).
-    public func editSearch(_ edit: TextEdit) {
-        guard isSearching else { return }
-        var field = searchField
-        let changed = field.apply(edit)
-        searchField = field
-        guard changed else { return }
-        if let groups = searchedGroups { groups.setSearch(field.text) } else { list.setSearch(field.text) }
-    }
-
-    /// Enter: closes the line and searches now.
-    public func commitSearch() {
-        guard isSearching else { return }
-        isSearching = false
-        if searchedGroups == nil { list.applySearchNow() }
-    }
-
-    /// Esc: closes the line and goes back to the search from before `/`.
-    public func cancelSearch() {
-        guard isSearching else { return }
-        isSearching = false
-        searchField = TextFieldState(searchBeforeEditing)
-        if let groups = searchedGroups {
-            groups.setSearch(searchBeforeEditing)
-            return
-        }
-        list.setSearch(searchBeforeEditing)
-        list.applySearchNow()
-    }
-
-    /// Esc on the list: drops the search in force, back to everyone (or every group).
-    public func clearSearch() {
-        guard listIdle else { return }
-        if let groups = searchedGroups {
-            guard !groups.search.isEmpty else { return }
-            searchField = TextFieldState()
-            groups.setSearch("")
-            return
-        }
-        guard !list.searchText.isEmpty else { return }
-        searchField = TextFieldState()
-        list.setSearch("")
-        list.applySearchNow()
-    }
+    /// The list is on top and no line is being typed.
+    var listIdle: Bool { listOnTop && line == nil }
 
     // MARK: Users
 
@@ -410,7 +341,7 @@ public final class AppModel {
         case .prompt(let prompt): prompt.submit()
         case .picker(let picker): picker.choose()
         case .list:
-            if isSearching { commitSearch() } else if isFiltering { commitFilter() } else if prompt != nil { commitPrompt() } else if pathPrompt != nil { commitPathPrompt() }
+            commitLine()
         }
     }
 
@@ -441,7 +372,7 @@ public final class AppModel {
         case .picker(let picker):
             picker.cancel()
         case .list:
-            if isFiltering { cancelFilter() } else if prompt != nil { cancelPrompt() } else if pathPrompt != nil { cancelPathPrompt() } else { cancelSearch() }
+            cancelLine()
         }
     }
 

@@ -393,23 +393,23 @@ struct AppModelTests {
     @Test func typingInTheSearchLineNarrowsTheListAfterAPause() async {
         await started()
         app.startSearch()
-        #expect(app.isSearching)
-        for character in "ana" { app.editSearch(.insert(String(character))) }
-        #expect(app.searchField.text == "ana")
+        #expect(app.line?.purpose == .search)
+        for character in "ana" { app.editLine(.insert(String(character))) }
+        #expect(app.line?.text == "ana")
         await clock.advance(by: UserListModel.searchDebounce)
         await app.activity.waitForIdle()
         #expect(await repository.listCalls().map(\.search) == [nil, "ana"])
-        app.commitSearch()
-        #expect(!app.isSearching)
+        app.commitLine()
+        #expect(app.line?.purpose != .search)
         #expect(app.list.rowCount == 3)
     }
 
     @Test func enterSearchesAtOnce() async {
         await started()
         app.startSearch()
-        app.editSearch(.insert("bob"))
+        app.editLine(.insert("bob"))
         app.confirm()
-        #expect(!app.isSearching)
+        #expect(app.line?.purpose != .search)
         await app.activity.waitForLoads()
         #expect(app.list.rowCount == 1)
     }
@@ -417,16 +417,15 @@ struct AppModelTests {
     @Test func escInTheSearchLineGoesBackToTheSearchBefore() async {
         await started()
         app.startSearch()
-        app.editSearch(.insert("ana"))
-        app.commitSearch()
+        app.editLine(.insert("ana"))
+        app.commitLine()
         await app.activity.waitForLoads()
         app.startSearch()
-        #expect(app.searchField.text == "ana")
-        app.editSearch(.deleteToStart)
-        app.editSearch(.insert("bob"))
+        #expect(app.line?.text == "ana")
+        app.editLine(.deleteToStart)
+        app.editLine(.insert("bob"))
         app.close()
-        #expect(!app.isSearching)
-        #expect(app.searchField.text == "ana")
+        #expect(app.line?.purpose != .search)
         #expect(app.list.searchText == "ana")
         await app.activity.waitForIdle()
         #expect(app.list.rowCount == 3)
@@ -452,7 +451,7 @@ struct AppModelTests {
         app.cycleSort()
         #expect(app.screens == [.list, .help])
         #expect(app.list.selection == 0)
-        #expect(!app.isSearching)
+        #expect(app.line?.purpose != .search)
         app.confirm() // Enter closes help too
         #expect(app.screens == [.list])
         app.showHelp()
@@ -604,8 +603,8 @@ struct DirectoryTraitsTests {
     @Test func aSearchSaysWhatSearchMeansOnThisServer() async {
         let app = await started()
         app.startSearch()
-        app.editSearch(.insert("User 1"))
-        app.commitSearch()
+        app.editLine(.insert("User 1"))
+        app.commitLine()
         await app.activity.waitForLoads()
         #expect(await eventually { app.statusMessage?.text.hasPrefix("This server searches by prefix") == true })
     }

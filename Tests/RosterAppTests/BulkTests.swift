@@ -217,8 +217,8 @@ struct BulkTests {
         let app = await app(repository, traits: DirectoryTraits(dialect: .roster, hasGroups: true))
         #expect(await eventually { app.traits.hasGroups })
         app.startSearch()
-        for character in "User 000000" { app.editSearch(.insert(String(character))) }
-        app.commitSearch()
+        for character in "User 000000" { app.editLine(.insert(String(character))) }
+        app.commitLine()
         await app.activity.waitForLoads()
         app.markAllMatching()
         #expect(app.list.marks.count == 9)
@@ -226,10 +226,10 @@ struct BulkTests {
         guard case .choice(let menu) = app.topScreen else { Issue.record("no menu"); return }
         #expect(menu.options.map(\.key).contains("g"))
         menu.choose("g")
-        let prompt = try #require(app.prompt)
+        let prompt = try #require(app.line)
         #expect(prompt.label.contains("Add 9 users to the group"))
-        for character in "sales" { app.editPrompt(.insert(String(character))) }
-        app.commitPrompt()
+        for character in "sales" { app.editLine(.insert(String(character))) }
+        app.commitLine()
         await app.activity.waitForLoads()
         guard case .confirm(let question) = app.topScreen else { Issue.record("no question: \(app.topScreen)"); return }
         #expect(question.message.hasPrefix("Add 9 users to Sales?"))
@@ -297,8 +297,8 @@ struct BulkTests {
         app.moveDown()
         #expect(app.list.selection == 2)
         app.startSearch()
-        #expect(app.isSearching)
-        app.cancelSearch()
+        #expect(app.line?.purpose == .search)
+        app.cancelLine()
         gate.open()
         await app.activity.waitForLoads()
         #expect(app.bulkRun?.progress.succeeded == 200)

@@ -67,8 +67,8 @@ struct FilterTests {
         app.cycleRoleFilter() // admin
         await settle()
         app.startSearch()
-        for character in "user000000" { app.editSearch(.insert(String(character))) }
-        app.commitSearch()
+        for character in "user000000" { app.editLine(.insert(String(character))) }
+        app.commitLine()
         await settle()
         let searched = await lastQuery()
         #expect(searched?.role == .admin)
@@ -110,10 +110,10 @@ struct FilterTests {
     @Test func theFilterLineReadsRoleStatusAndGroupAndLooksTheGroupUp() async {
         await started()
         app.startFilter()
-        for character in "status:invited group:sales" { app.editFilter(.insert(String(character))) }
-        app.commitFilter()
+        for character in "status:invited group:sales" { app.editLine(.insert(String(character))) }
+        app.commitLine()
         await settle()
-        #expect(!app.isFiltering)
+        #expect(app.line?.purpose != .filter)
         #expect(app.list.filter == ListFilter(status: .invited, group: Self.sales), "the exact name wins over “Sales Ops”")
         let query = await lastQuery()
         #expect(query?.group == "g-sales")
@@ -122,38 +122,38 @@ struct FilterTests {
 
         // f opens on what is in force.
         app.startFilter()
-        #expect(app.filterField.text == "status:invited group:Sales")
-        app.cancelFilter()
+        #expect(app.line?.text == "status:invited group:Sales")
+        app.cancelLine()
         #expect(app.list.filter.group == Self.sales)
     }
 
     @Test func aGroupNameThatMatchesSeveralOrNoneKeepsTheLineOpenWithTheReason() async {
         await started()
         app.startFilter()
-        for character in "group:ale" { app.editFilter(.insert(String(character))) }
-        app.commitFilter()
+        for character in "group:ale" { app.editLine(.insert(String(character))) }
+        app.commitLine()
         await settle()
-        #expect(app.isFiltering)
-        #expect(app.filterProblem?.contains("2 groups match") == true)
-        #expect(app.filterField.text == "group:ale", "what was typed is kept")
+        #expect(app.line?.purpose == .filter)
+        #expect(app.line?.problem?.contains("2 groups match") == true)
+        #expect(app.line?.text == "group:ale", "what was typed is kept")
         #expect(app.list.filter.isEmpty)
 
-        app.editFilter(.deleteToStart)
-        for character in "group:nothing" { app.editFilter(.insert(String(character))) }
-        #expect(app.filterProblem == nil, "an edit clears the reason")
-        app.commitFilter()
+        app.editLine(.deleteToStart)
+        for character in "group:nothing" { app.editLine(.insert(String(character))) }
+        #expect(app.line?.problem == nil, "an edit clears the reason")
+        app.commitLine()
         await settle()
-        #expect(app.filterProblem == "No group is named “nothing”.")
+        #expect(app.line?.problem == "No group is named “nothing”.")
     }
 
     @Test func aLineThatCannotBeReadSaysWhyAndSendsNothing() async {
         await started()
         let before = await repository.listCalls().count
         app.startFilter()
-        for character in "status:gone" { app.editFilter(.insert(String(character))) }
-        app.commitFilter()
-        #expect(app.isFiltering)
-        #expect(app.filterProblem == "status must be one of active, suspended, invited.")
+        for character in "status:gone" { app.editLine(.insert(String(character))) }
+        app.commitLine()
+        #expect(app.line?.purpose == .filter)
+        #expect(app.line?.problem == "status must be one of active, suspended, invited.")
         #expect(await repository.listCalls().count == before)
     }
 

@@ -41,9 +41,9 @@ struct AgainstServerTests {
             await app.activity.waitForLoads()
 
             app.startExport()
-            app.editPathPrompt(.deleteToStart)
-            app.editPathPrompt(.insert(folder.path("active.csv")))
-            app.commitPathPrompt()
+            app.editLine(.deleteToStart)
+            app.editLine(.insert(folder.path("active.csv")))
+            app.commitLine()
             await app.activity.waitForLoads()
             guard case .export(let export) = app.topScreen else { Issue.record("no export screen"); return }
             #expect(export.phase == .finished)
@@ -75,9 +75,9 @@ struct AgainstServerTests {
             let path = try folder.write("hires.csv", hiresCSV(count: 30, badLines: [5: "Nope,nope,,", 7: "Twin,hire001@example.com,,"]))
             @MainActor func run() async throws -> ImportModel {
                 app.startImport()
-                app.editPathPrompt(.deleteToStart)
-                app.editPathPrompt(.insert(path))
-                app.commitPathPrompt()
+                app.editLine(.deleteToStart)
+                app.editLine(.insert(path))
+                app.commitLine()
                 guard case .importer(let model) = app.topScreen else { throw EndError() }
                 app.confirm()
                 await app.activity.waitForLoads()

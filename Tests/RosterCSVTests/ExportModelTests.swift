@@ -70,9 +70,9 @@ struct ExportModelTests {
         await app.activity.waitForLoads()
         await repository.failNext(.list, with: .serverError(status: 503, ErrorBody(code: "unavailable", message: "Try later.")))
         app.startExport()
-        app.editPathPrompt(.deleteToStart)
-        app.editPathPrompt(.insert(folder.path("out.csv")))
-        app.commitPathPrompt()
+        app.editLine(.deleteToStart)
+        app.editLine(.insert(folder.path("out.csv")))
+        app.commitLine()
         await app.activity.waitForLoads()
         guard case .export(let failed) = app.topScreen else { Issue.record("no export: \(app.topScreen)"); return }
         #expect(failed.canRetry && app.canRetry)

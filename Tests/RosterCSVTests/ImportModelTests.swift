@@ -15,11 +15,11 @@ struct ImportModelTests {
     /// `i`, the file's path, Enter: the preview, through the app as a person gets there.
     func preview(_ path: String, app: AppModel) throws -> ImportModel {
         app.startImport()
-        app.editPathPrompt(.deleteToStart)
-        app.editPathPrompt(.insert(path))
-        app.commitPathPrompt()
+        app.editLine(.deleteToStart)
+        app.editLine(.insert(path))
+        app.commitLine()
         guard case .importer(let model) = app.topScreen else {
-            throw PreviewError(problem: app.pathPrompt?.problem ?? "no preview")
+            throw PreviewError(problem: app.line?.problem ?? "no preview")
         }
         return model
     }
@@ -49,7 +49,7 @@ struct ImportModelTests {
         let app = AppModel(directory: InMemoryDirectory())
         let path = try folder.write("people.csv", "first,last\nAna,Silva\n")
         #expect(throws: PreviewError.self) { try preview(path, app: app) }
-        #expect(app.pathPrompt?.problem?.contains("no name or email") == true, "\(app.pathPrompt?.problem ?? "")")
+        #expect(app.line?.problem?.contains("no name or email") == true, "\(app.line?.problem ?? "")")
         #expect(app.topScreen == .list)
     }
 

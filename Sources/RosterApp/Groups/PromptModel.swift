@@ -18,9 +18,10 @@ public final class PromptModel {
     public let title: String
     public let label: String
     public let submitLabel: String
-    public private(set) var field: TextFieldState
-    /// Why the text cannot be used, under the field until the next edit.
-    public private(set) var fieldError: String?
+    /// The name being typed, and why it cannot be used (under the field until the next edit).
+    public private(set) var line: LineEditor
+    public var field: TextFieldState { line.field }
+    public var fieldError: String? { line.problem }
     public private(set) var phase: Phase = .editing
 
     /// Told once, when the question is done: `true` after the action succeeded, `false` when cancelled.
@@ -46,7 +47,7 @@ public final class PromptModel {
         self.title = title
         self.label = label
         self.submitLabel = submitLabel
-        self.field = TextFieldState(text)
+        self.line = LineEditor(.groupName, label: label, text: text)
         self.initialText = text
         self.activity = activity
         self.check = check
@@ -59,9 +60,9 @@ public final class PromptModel {
 
     public func edit(_ edit: TextEdit) {
         guard phase == .editing || phase.isFailed else { return }
-        var field = self.field
-        if field.apply(edit), fieldError != nil { fieldError = nil }
-        self.field = field
+        var line = self.line
+        line.apply(edit)
+        self.line = line
     }
 
     /// Enter: checks the text, then sends it.
@@ -69,7 +70,7 @@ public final class PromptModel {
         guard phase == .editing || phase.isFailed else { return }
         let text = field.text
         if let problem = check(text) {
-            fieldError = problem
+            line.problem = problem
             return
         }
         let key = self.key?.text == text ? self.key!.value : IdempotencyKey.make()
@@ -86,7 +87,7 @@ public final class PromptModel {
                 work = nil
                 if let message = Self.textProblem(failure) {
                     phase = .editing
-                    fieldError = message
+                    line.problem = message
                 } else {
                     phase = .failed(failure)
                     onFailure?(failure)

@@ -7,14 +7,8 @@ enum KeyBindings {
     static func handle(_ key: Key, model: AppModel) {
         switch model.topScreen {
         case .list:
-            if model.isSearching {
-                searchLine(key, model: model)
-            } else if model.isFiltering {
-                filterLine(key, model: model)
-            } else if model.prompt != nil {
-                promptLine(key, model: model)
-            } else if model.pathPrompt != nil {
-                pathPrompt(key, model: model)
+            if let line = model.line {
+                self.line(key, purpose: line.purpose, model: model)
             } else if model.mainView == .groups {
                 groupsView(key, model: model)
             } else {
@@ -48,15 +42,6 @@ enum KeyBindings {
             case .escape, .enter, .character("q"): model.close()
             default: break
             }
-        }
-    }
-
-    private static func promptLine(_ key: Key, model: AppModel) {
-        switch key {
-        case .enter: model.commitPrompt()
-        case .escape: model.cancelPrompt()
-        default:
-            if let edit = textEdit(for: key) { model.editPrompt(edit) }
         }
     }
 
@@ -97,24 +82,6 @@ enum KeyBindings {
         }
     }
 
-    private static func filterLine(_ key: Key, model: AppModel) {
-        switch key {
-        case .enter: model.commitFilter()
-        case .escape: model.cancelFilter()
-        default:
-            if let edit = textEdit(for: key) { model.editFilter(edit) }
-        }
-    }
-
-    private static func pathPrompt(_ key: Key, model: AppModel) {
-        switch key {
-        case .enter: model.commitPathPrompt()
-        case .escape: model.cancelPathPrompt()
-        default:
-            if let edit = textEdit(for: key) { model.editPathPrompt(edit) }
-        }
-    }
-
     private static func exportDialog(_ key: Key, model: AppModel) {
         switch key {
         case .character("r"): model.retry()
@@ -138,16 +105,17 @@ enum KeyBindings {
         }
     }
 
-    private static func searchLine(_ key: Key, model: AppModel) {
+    /// The line at the bottom: the search also moves the list under it.
+    private static func line(_ key: Key, purpose: LineEditor.Purpose, model: AppModel) {
         switch key {
-        case .enter: model.commitSearch()
-        case .escape: model.cancelSearch()
-        case .down: model.moveDown()
-        case .up: model.moveUp()
-        case .pageDown: model.pageDown()
-        case .pageUp: model.pageUp()
+        case .enter: model.commitLine()
+        case .escape: model.cancelLine()
+        case .down where purpose == .search: model.moveDown()
+        case .up where purpose == .search: model.moveUp()
+        case .pageDown where purpose == .search: model.pageDown()
+        case .pageUp where purpose == .search: model.pageUp()
         default:
-            if let edit = textEdit(for: key) { model.editSearch(edit) }
+            if let edit = textEdit(for: key) { model.editLine(edit) }
         }
     }
 
@@ -209,13 +177,16 @@ enum KeyBindings {
     /// What the hint bar offers for the screen on top.
     static func hints(for model: AppModel) -> [Hint] {
         switch model.topScreen {
-        case .list where model.isSearching:
-            return [Hint("Enter", "Keep"), Hint("Esc", "Cancel"), Hint("↑↓", "Move"), Hint("Ctrl-U", "Clear")]
-        case .list where model.isFiltering, .list where model.prompt != nil:
-            return [Hint("Enter", "Apply"), Hint("Esc", "Cancel"), Hint("Ctrl-U", "Clear")]
-        case .list where model.pathPrompt != nil:
-            let enter = model.pathPrompt?.purpose == .export ? "Export" : "Preview"
-            return [Hint("Enter", enter), Hint("Esc", "Cancel"), Hint("Ctrl-U", "Clear")]
+        case .list where model.line != nil:
+            let enter = switch model.line?.purpose {
+            case .search: "Keep"
+            case .exportFile: "Export"
+            case .importFile: "Preview"
+            default: "Apply"
+            }
+            var hints = [Hint("Enter", enter), Hint("Esc", "Cancel")]
+            if model.line?.purpose == .search { hints.append(Hint("↑↓", "Move")) }
+            return hints + [Hint("Ctrl-U", "Clear")]
         case .list where model.mainView == .groups:
             return groupsHints(for: model)
         case .list:

@@ -99,17 +99,12 @@ struct Presenter {
     }
 
     func status() -> StatusContent {
-        if model.isSearching {
-            return .search(text: model.searchField.text, cursor: model.searchField.cursor)
-        }
-        if model.isFiltering {
-            return .filter(text: model.filterField.text, cursor: model.filterField.cursor, problem: model.filterProblem)
-        }
-        if let prompt = model.prompt {
-            return .prompt(label: prompt.label, text: prompt.field.text, cursor: prompt.field.cursor, problem: prompt.problem)
-        }
-        if let prompt = model.pathPrompt {
-            return .prompt(label: prompt.label, text: prompt.field.text, cursor: prompt.field.cursor, problem: prompt.problem)
+        if let line = model.line {
+            switch line.purpose {
+            case .search: return .search(text: line.text, cursor: line.field.cursor)
+            case .filter: return .filter(text: line.text, cursor: line.field.cursor, problem: line.problem)
+            default: return .prompt(label: line.label, text: line.text, cursor: line.field.cursor, problem: line.problem)
+            }
         }
         if let message = model.statusMessage {
             return .message(message.text, isError: message.kind == .warning)
