@@ -23,7 +23,7 @@ struct GroupsHarness {
         app.setGroupsViewport(height: 10)
     }
 
-    var view: GroupsViewModel { app.groupsView! }
+    var view: GroupsViewModel { app.groupsView }
 
     /// Starts the app, waits for the list and for the traits to say there are groups.
     func started() async {

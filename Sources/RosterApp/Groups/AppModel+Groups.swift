@@ -14,14 +14,14 @@ extension AppModel {
     var usersIdle: Bool { listIdle && mainView == .users }
 
     func wireGroupsView() {
-        guard let view = groupsView else { return }
+        let view = groupsView
         view.groups.onFailure = { [weak self] error in
-            self?.presentError(title: "Could not load the groups", error: error) { [weak self] in self?.groupsView?.retry() }
+            self?.presentError(title: "Could not load the groups", error: error) { [weak self] in self?.groupsView.retry() }
         }
         view.members.onFailure = { [weak self] error in
             guard let self else { return }
-            let name = groupsView?.shownGroup?.name ?? "the group"
-            presentError(title: "Could not load the members of \(name)", error: error) { [weak self] in self?.groupsView?.retry() }
+            let name = groupsView.shownGroup?.name ?? "the group"
+            presentError(title: "Could not load the members of \(name)", error: error) { [weak self] in self?.groupsView.retry() }
         }
     }
 
@@ -33,7 +33,7 @@ extension AppModel {
         case .users:
             mainView = .groups
             if hasGroups {
-                groupsView?.start()
+                groupsView.start()
             } else {
                 // The traits may not be known yet (the first load is under way): ask again.
                 learnTraits()
@@ -45,10 +45,10 @@ extension AppModel {
 
     /// Starts the groups view once the server has said it has groups (after `Tab` came first).
     func startGroupsIfShown() {
-        if mainView == .groups, hasGroups { groupsView?.start() }
+        if mainView == .groups, hasGroups { groupsView.start() }
     }
 
-    public func setGroupsViewport(height: Int) { groupsView?.setViewportHeight(height) }
+    public func setGroupsViewport(height: Int) { groupsView.setViewportHeight(height) }
 
     // MARK: Moving in the groups view
 
@@ -59,7 +59,8 @@ extension AppModel {
     }
 
     public func moveInGroups(_ move: GroupsMove) {
-        guard groupsIdle, hasGroups, let view = groupsView else { return }
+        guard groupsIdle, hasGroups else { return }
+        let view = groupsView
         switch move {
         case .down: view.moveDown()
         case .up: view.moveUp()
@@ -83,7 +84,7 @@ extension AppModel {
         ) { [weak self] name, key in
             let group = try await directory.createGroup(GroupDraft(name: name), idempotencyKey: key)
             self?.showStatus("Created \(group.name)")
-            self?.groupsView?.refresh(selecting: group.id)
+            self?.groupsView.refresh(selecting: group.id)
         }
         present(prompt, failureTitle: "Could not create the group")
     }
@@ -98,7 +99,7 @@ extension AppModel {
         ) { [weak self] name, _ in
             let renamed = try await directory.renameGroup(id: group.id, to: GroupDraft(name: name))
             self?.showStatus("Renamed \(group.name) to \(renamed.name)")
-            self?.groupsView?.groups.replace(renamed)
+            self?.groupsView.groups.replace(renamed)
             // Members show their groups by name: the user list and detail pane read them again.
             self?.list.refresh()
         }
@@ -123,7 +124,7 @@ extension AppModel {
             remove(.confirm(confirm))
             if outcome == .confirmed {
                 showStatus("Deleted the group \(group.name)")
-                groupsView?.refresh()
+                groupsView.refresh()
                 if group.memberCount > 0 { list.refresh() }
             }
         }
@@ -152,8 +153,8 @@ extension AppModel {
 
     /// `d` on a member: asks, then takes them out of the group (they stay a user).
     public func removeSelectedMember() {
-        guard groupsIdle, let group = groupsView?.shownGroup else { return }
-        guard let user = groupsView?.selectedMember else {
+        guard groupsIdle, let group = groupsView.shownGroup else { return }
+        guard let user = groupsView.selectedMember else {
             showStatus("No member selected", kind: .warning)
             return
         }
@@ -231,7 +232,8 @@ extension AppModel {
     /// now has them (their `groups`) wherever they show.
     private func membershipChanged(_ group: Group, status: String, user id: String) {
         showStatus(status)
-        if let view = groupsView, view.hasStarted {
+        let view = groupsView
+        if view.hasStarted {
             view.groups.replace(group)
             if view.shownGroup?.id == group.id { view.refreshMembers() }
         }
@@ -245,7 +247,7 @@ extension AppModel {
 
     private func selectedGroupOrSay() -> Group? {
         guard hasGroups else { return nil }
-        guard let group = groupsView?.selectedGroup else {
+        guard let group = groupsView.selectedGroup else {
             showStatus("No group selected", kind: .warning)
             return nil
         }

@@ -4,7 +4,7 @@ import RosterApp
 @MainActor
 extension KeyBindings {
     static func groupsView(_ key: Key, model: AppModel) {
-        let membersFocused = model.groupsView?.focus == .members
+        let membersFocused = model.groupsView.focus == .members
         switch key {
         case .character("j"), .down: model.moveInGroups(.down)
         case .character("k"), .up: model.moveInGroups(.up)
@@ -59,12 +59,12 @@ extension KeyBindings {
         var hints = [Hint("Tab", "Users"), Hint("?", "Help"), Hint("q", "Quit")]
         if model.canRetry { hints.insert(Hint("r", "Retry"), at: 0) }
         guard model.hasGroups else { return hints }
-        if model.groupsView?.focus == .members {
+        if model.groupsView.focus == .members {
             hints += [Hint("a", "Add member"), Hint("d", "Remove member"), Hint("Esc", "Groups"), Hint("j/k", "Move")]
         } else {
             hints += [Hint("/", "Search"), Hint("n", "New"), Hint("e", "Rename"), Hint("d", "Delete"), Hint("a", "Add member"),
                       Hint("Enter", "Members"), Hint("j/k", "Move")]
-            if model.groupsView?.search.isEmpty == false { hints.append(Hint("Esc", "Clear search")) }
+            if model.groupsView.search.isEmpty == false { hints.append(Hint("Esc", "Clear search")) }
         }
         hints.append(Hint("R", "Refresh"))
         return hints

@@ -4,7 +4,8 @@ import RosterKit
 /// The groups view, the picker and the prompt as the views draw them.
 extension Presenter {
     func groups() -> GroupsContent {
-        guard model.hasGroups, let view = model.groupsView else {
+        let view = model.groupsView
+        guard model.hasGroups else {
             let message = model.list.state.value == nil
                 ? "Connecting…"
                 : "This directory has no groups. Press Tab for the users."
