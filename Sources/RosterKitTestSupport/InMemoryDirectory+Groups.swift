@@ -161,11 +161,7 @@ extension InMemoryDirectory {
 
     static func groupOrdering(_ sort: GroupSort) -> (Group, Group) -> Bool {
         func by<Key: Comparable>(_ key: @escaping (Group) -> Key, descending: Bool) -> (Group, Group) -> Bool {
-            { lhs, rhs in
-                let left = key(lhs), right = key(rhs)
-                if left != right { return descending ? left > right : left < right }
-                return lhs.id < rhs.id
-            }
+            Self.by(key, descending: descending, id: \.id)
         }
         switch sort {
         case .name: return by({ $0.name.lowercased() }, descending: false)

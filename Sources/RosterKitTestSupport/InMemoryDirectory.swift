@@ -271,13 +271,19 @@ public actor InMemoryDirectory: Directory {
             || user.email.range(of: search, options: .caseInsensitive) != nil
     }
 
+    /// Orders by `key`, ties broken by id (as roster-server's lists are), for users and groups.
+    static func by<Item, Key: Comparable>(_ key: @escaping (Item) -> Key, descending: Bool,
+                                           id: @escaping (Item) -> String) -> (Item, Item) -> Bool {
+        { lhs, rhs in
+            let left = key(lhs), right = key(rhs)
+            if left != right { return descending ? left > right : left < right }
+            return id(lhs) < id(rhs)
+        }
+    }
+
     static func ordering(_ sort: UserSort) -> (User, User) -> Bool {
         func by<Key: Comparable>(_ key: @escaping (User) -> Key, descending: Bool) -> (User, User) -> Bool {
-            { lhs, rhs in
-                let left = key(lhs), right = key(rhs)
-                if left != right { return descending ? left > right : left < right }
-                return lhs.id < rhs.id
-            }
+            Self.by(key, descending: descending, id: \.id)
         }
         switch sort {
         case .name: return by({ $0.name.lowercased() }, descending: false)
