@@ -201,10 +201,10 @@ final class UserStore: Sendable {
         }
     }
 
-    /// Inserts many new users (ids, times and all) in one transaction, building the indexes
-    /// once at the end instead of row by row (`BulkLoad`): for seeding.
-    func bulkInsert(_ users: [User]) async throws {
-        try await write { db in try BulkLoad.insert(users, in: db) }
+    /// Inserts many new users (ids, times and all) and groups of them in one transaction,
+    /// building the indexes once at the end instead of row by row (`BulkLoad`): for seeding.
+    func bulkInsert(_ directory: BulkDirectory) async throws {
+        try await write { db in try BulkLoad.insert(directory, in: db) }
     }
 
     /// Every quick read goes through here: it runs on the calling thread (`ReadConnections`).
