@@ -18,7 +18,7 @@ struct SeededFileTests {
     }
 
     /// The groups of `directory` inserted row by row, their member counts kept by the trigger.
-    private func insertRowByRow(_ groups: [BulkGroup], of users: [User], into store: UserStore) async throws {
+    private func insertRowByRow(_ groups: [BulkGroup], of users: [User], into store: SQLiteStore) async throws {
         try await store.write { db in
             for bulkGroup in groups {
                 let group = bulkGroup.group
@@ -42,8 +42,8 @@ struct SeededFileTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let demo = DemoData.directory(userCount: 9000)
         #expect(try SeededFile.create(path: path("new/seeded.sqlite"), directory: demo))
-        let seeded = try UserStore(path: path("new/seeded.sqlite"))
-        let inPlace = try UserStore(path: path("in-place.sqlite"))
+        let seeded = try SQLiteStore(path: path("new/seeded.sqlite"))
+        let inPlace = try SQLiteStore(path: path("in-place.sqlite"))
         try await inPlace.insertAll(demo.users)
         try await insertRowByRow(demo.groups, of: demo.users, into: inPlace)
 
@@ -85,7 +85,7 @@ struct SeededFileTests {
         #expect(try !SeededFile.create(path: path("db.sqlite"), directory: DemoData.directory(userCount: 20)))
         #expect(try Data(contentsOf: URL(fileURLWithPath: path("db.sqlite"))) == first)
         #expect(!FileManager.default.fileExists(atPath: path("db.sqlite.seeding")))
-        let store = try UserStore(path: path("db.sqlite"))
+        let store = try SQLiteStore(path: path("db.sqlite"))
         #expect(try await store.list(UserQuery()).total == 10)
         try store.pool.close()
     }
@@ -104,7 +104,7 @@ struct SeededFileTests {
         }
         let created = try results.map { try $0.get() }
         #expect(created.sorted { !$0 && $1 } == [false, true])
-        let store = try UserStore(path: target)
+        let store = try SQLiteStore(path: target)
         #expect([3000, 4000].contains(try await store.list(UserQuery()).total))
         let integrity: String? = try rows("PRAGMA integrity_check", in: store.pool).first?[0]
         #expect(integrity == "ok")
@@ -121,7 +121,7 @@ struct SeededFileTests {
         #expect(!FileManager.default.fileExists(atPath: path("new.sqlite")))
         #expect(!FileManager.default.fileExists(atPath: path("new.sqlite.seeding")))
 
-        let store = try UserStore(path: path("open.sqlite"))
+        let store = try SQLiteStore(path: path("open.sqlite"))
         await #expect(throws: DatabaseError.self) { try await store.bulkInsert(users) }
         #expect(try await store.list(UserQuery()).total == 0)
         #expect(try rows("SELECT * FROM users_short_count WHERE n > 0", in: store.pool).isEmpty)

@@ -51,7 +51,7 @@ enum SeededFile {
             // and it is flushed once, whole, before it is linked into place.
             try db.execute(sql: "PRAGMA journal_mode = OFF")
             try db.execute(sql: "PRAGMA synchronous = OFF")
-            UserDatabase.addFunctions(to: db)
+            SQLiteDatabase.addFunctions(to: db)
         }
         let queue = try DatabaseQueue(path: staging, configuration: configuration)
         try Schema.migrator.migrate(queue)

@@ -2,7 +2,7 @@ import Foundation
 import RosterKit
 
 /// What the Roster API's handlers ask of a directory, whatever database holds it: SQLite
-/// (`UserStore`, the embedded default) or PostgreSQL (`PostgresUserStore`, for replicas).
+/// (`SQLiteStore`, the embedded default) or PostgreSQL (`PostgresStore`, for replicas).
 /// Drafts arrive validated and normalized; a store decides only what its database must decide.
 /// Refusals are `StoreError`s; anything else is a database failure (a 500).
 protocol DirectoryStore: Sendable {

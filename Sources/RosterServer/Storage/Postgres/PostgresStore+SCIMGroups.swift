@@ -6,7 +6,7 @@ import RosterKit
 /// SCIM's reads and writes of groups on PostgreSQL. Members are set as a whole (what a SCIM
 /// group says its members are), as the difference from the current ones, in the write's
 /// transaction; an id that is no user's refuses the whole write, so no membership ever dangles.
-extension PostgresUserStore {
+extension PostgresStore {
     func scimGroups(_ query: SCIMListQuery, withMembers: Bool) async throws -> (total: Int, records: [SCIMGroupRecord]) {
         let plan = try SCIMListPlan(select: SCIMGroupRecord.columns, columns: SCIMGroupColumns(dialect: PostgresSCIMDialect()), query: query)
         return try await readOnly { connection in

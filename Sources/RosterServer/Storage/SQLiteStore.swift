@@ -5,7 +5,7 @@ import RosterKit
 
 /// The user directory on SQLite. Drafts arrive validated and normalized; the store decides only
 /// what the database must decide: whether the id exists and whether the email is free.
-final class UserStore: Sendable {
+final class SQLiteStore: Sendable {
     let pool: DatabasePool
     /// Where reads run; see `read(_:)`.
     private let readers: ReadConnections
@@ -18,13 +18,9 @@ final class UserStore: Sendable {
 
     /// How long a long read (`longRead`) may run before it is stopped.
     let queryBudget: Duration
-    /// Long enough for any list a person pages through at a million users (a deep page, a
-    /// search of three characters or more, a prefix-served short search); a scan for a rare
-    /// one- or two-character pattern at that size takes longer and is better typed out.
-    static let defaultQueryBudget = Duration.milliseconds(250)
 
     /// - Parameter keepsListOrders: false reads every list with SQL alone (for tests that compare).
-    init(pool: DatabasePool, queryBudget: Duration = UserStore.defaultQueryBudget, keepsListOrders: Bool = true) {
+    init(pool: DatabasePool, queryBudget: Duration = QueryBudget.standard, keepsListOrders: Bool = true) {
         self.pool = pool
         self.queryBudget = queryBudget
         self.listOrders = keepsListOrders ? ListOrderCache() : nil
@@ -32,8 +28,8 @@ final class UserStore: Sendable {
         self.generations = DatabaseGeneration(path: pool.path, configuration: pool.configuration)
     }
 
-    convenience init(path: String, queryBudget: Duration = UserStore.defaultQueryBudget, keepsListOrders: Bool = true) throws {
-        self.init(pool: try UserDatabase.open(path: path), queryBudget: queryBudget, keepsListOrders: keepsListOrders)
+    convenience init(path: String, queryBudget: Duration = QueryBudget.standard, keepsListOrders: Bool = true) throws {
+        self.init(pool: try SQLiteDatabase.open(path: path), queryBudget: queryBudget, keepsListOrders: keepsListOrders)
     }
 
     /// The database's write generation: it moves after every write that committed, whichever
@@ -255,20 +251,5 @@ final class UserStore: Sendable {
     /// `generation()` has moved in every process; a refusal rolls back and moves nothing.
     func write<T: Sendable>(_ updates: @Sendable @escaping (Database) throws -> T) async throws -> T {
         try await pool.write(updates)
-    }
-}
-
-/// What a create with an idempotency key did.
-enum CreateResult<Resource: Sendable>: Sendable {
-    /// A new user or group, and the answer recorded for its key.
-    case created(Resource, IdempotentAnswer)
-    /// The key's first answer, again; nothing was written.
-    case replayed(IdempotentAnswer)
-
-    /// The answer to send: the one recorded for the key (a new create's, or the first's).
-    var answer: IdempotentAnswer {
-        switch self {
-        case .created(_, let answer), .replayed(let answer): answer
-        }
     }
 }

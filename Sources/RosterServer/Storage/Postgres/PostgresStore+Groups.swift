@@ -4,7 +4,7 @@ import RosterKit
 
 /// Groups and memberships on PostgreSQL, in the same transactions and generation as the users
 /// (a membership changes the users' stored JSON, and so their cached lists).
-extension PostgresUserStore {
+extension PostgresStore {
     func groups(_ query: GroupQuery) async throws -> Page<Group> {
         let (product, overflow) = (query.page - 1).multipliedReportingOverflow(by: query.perPage)
         let offset = overflow ? Int(Int32.max) : max(0, product)

@@ -4,7 +4,7 @@ import RosterKit
 
 /// SCIM's reads and writes of users, on the same rows, writer and write generation as the
 /// Roster API (a SCIM write outdates the API's cached lists like any other write).
-extension UserStore {
+extension SQLiteStore {
     /// A page of users and `totalResults`.
     func scimUsers(_ query: SCIMListQuery) async throws -> (total: Int, records: [SCIMUserRecord]) {
         let plan = try SCIMListPlan(select: SCIMUserRecord.columns, columns: SCIMUserColumns(dialect: SQLiteSCIMDialect()), query: query)

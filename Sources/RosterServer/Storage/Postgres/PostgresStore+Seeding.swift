@@ -5,7 +5,7 @@ import RosterKit
 /// Bulk insert for `--seed`: `COPY users FROM STDIN` in one transaction, with the indexes
 /// dropped before and built once after (a million rows: seconds, where row-by-row index
 /// upkeep, the trigram index above all, takes minutes), then the groups and their memberships.
-extension PostgresUserStore {
+extension PostgresStore {
     /// COPY with the indexes rebuilt after is already the bulk path on PostgreSQL.
     func insertAll(_ users: [User]) async throws { try await bulkInsert(BulkDirectory(users: users)) }
 

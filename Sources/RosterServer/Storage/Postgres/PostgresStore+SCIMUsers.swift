@@ -5,7 +5,7 @@ import RosterKit
 
 /// SCIM's reads and writes of users on PostgreSQL, on the same rows, transactions and write
 /// generation as the Roster API (a SCIM write outdates every replica's cached lists).
-extension PostgresUserStore: SCIMStore {
+extension PostgresStore: SCIMStore {
     func scimUsers(_ query: SCIMListQuery) async throws -> (total: Int, records: [SCIMUserRecord]) {
         let plan = try SCIMListPlan(select: SCIMUserRecord.columns, columns: SCIMUserColumns(dialect: PostgresSCIMDialect()), query: query)
         return try await readOnly { connection in

@@ -7,7 +7,7 @@ import RosterKit
 /// (`IdempotencyRecord`): the key's record is written in the create's own transaction. Writes
 /// take turns on the generation row across every process, so of creates racing with one key
 /// exactly one finds no record and inserts; the others, once it commits, replay its answer.
-extension PostgresUserStore {
+extension PostgresStore {
     func create(_ draft: UserDraft, at now: Date, idempotency request: IdempotentRequest) async throws -> CreateResult<User> {
         let milliseconds = Milliseconds.of(now)
         return try await write { connection in
@@ -25,7 +25,7 @@ extension PostgresUserStore {
         _ create: () async throws -> (resource: Resource, answer: IdempotentAnswer)
     ) async throws -> CreateResult<Resource> {
         try await connection.query(
-            "DELETE FROM idempotency_keys WHERE created_at <= \(milliseconds - IdempotencyRecord.lifetime)", logger: logger)
+            "DELETE FROM idempotency_keys WHERE created_at <= \(milliseconds - IdempotentRequest.lifetime)", logger: logger)
         if let first = try await Self.answer(to: request, atMilliseconds: milliseconds, on: connection, logger: logger) {
             return .replayed(first)
         }
@@ -53,7 +53,7 @@ extension PostgresUserStore {
     ) async throws -> IdempotentAnswer? {
         let rows = try await connection.query("""
             SELECT request_body, user_id, response FROM idempotency_keys
-            WHERE key = \(request.key) AND created_at > \(now - IdempotencyRecord.lifetime)
+            WHERE key = \(request.key) AND created_at > \(now - IdempotentRequest.lifetime)
             """, logger: logger)
         var found: (body: ByteBuffer, resourceID: String, response: String)?
         for try await row in rows.decode((ByteBuffer, String, String).self) { found = row }

@@ -6,10 +6,10 @@ import RosterKit
 /// The user directory on PostgreSQL, for any number of roster-servers on one database. Every
 /// write is one transaction that first bumps `roster_generation`, so writers take turns
 /// across processes and every commit moves the generation the list caches key on.
-final class PostgresUserStore: DirectoryStore {
+final class PostgresStore: DirectoryStore {
     let database: PostgresDatabase
     /// How long a list statement that may walk many rows may run before PostgreSQL cancels it
-    /// (`statement_timeout`); the call then answers 503, as on SQLite (`UserStore.queryBudget`).
+    /// (`statement_timeout`); the call then answers 503, as on SQLite (`SQLiteStore.queryBudget`).
     let queryBudget: Duration
     var logger: Logger { database.logger }
     /// Where pages begin and end, for lists walked in a sort's index; nil walks every page from
@@ -22,7 +22,7 @@ final class PostgresUserStore: DirectoryStore {
     private let generationReads: SharedReads<UInt64>
 
     init(
-        database: PostgresDatabase, queryBudget: Duration = UserStore.defaultQueryBudget,
+        database: PostgresDatabase, queryBudget: Duration = QueryBudget.standard,
         keepsPageMarks: Bool = true, keepsListOrders: Bool = true
     ) {
         self.database = database

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// Opens (creating when missing) the SQLite file that holds the directory.
-enum UserDatabase {
+enum SQLiteDatabase {
     /// How much of the file reads map (SQLite caps it at its build's maximum, 2 GiB by default).
     static let mmapSize = 1 << 32
 

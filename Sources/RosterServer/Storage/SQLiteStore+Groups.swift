@@ -4,7 +4,7 @@ import RosterKit
 
 /// Groups and memberships, on the same database, writer and write generation as the users
 /// (a membership changes the users' JSON, and so their cached lists).
-extension UserStore {
+extension SQLiteStore {
     func groups(_ query: GroupQuery) async throws -> Page<Group> {
         let plan = GroupListPlan(query)
         return try read { db in
