@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 import RosterKit
 
-/// SCIM's reads and writes of users, on the same rows, writer and write generation as the
-/// Roster API (a SCIM write outdates the API's cached lists like any other write).
+/// SCIM's reads of users, on the same rows and write generation as the Roster API; its writes
+/// are `RowStore`'s.
 extension SQLiteStore {
     /// A page of users and `totalResults`.
     func scimUsers(_ query: SCIMListQuery) async throws -> (total: Int, records: [SCIMUserRecord]) {
@@ -68,79 +68,6 @@ extension SQLiteStore {
     func scimUser(id: String) async throws -> SCIMUserRecord {
         guard let record = try read({ db in try SCIMUserRecord.fetch(id: id, in: db) }) else { throw StoreError.notFound }
         return record
-    }
-
-    func createSCIMUser(_ write: SCIMUserWrite, at now: Date) async throws -> SCIMUserRecord {
-        let milliseconds = Milliseconds.of(now)
-        return try await self.write { db in
-            let statement = try db.cachedStatement(sql: """
-                INSERT INTO users (id, name, email, role, status, created_at, updated_at, name_key, email_key, json,
-                    user_name, user_name_key, scim)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-            while true {
-                let user = User(
-                    id: UserID.make(milliseconds: milliseconds), name: write.name, email: write.email, role: write.role,
-                    status: write.status, createdAt: Milliseconds.date(milliseconds), updatedAt: Milliseconds.date(milliseconds))
-                do {
-                    try statement.execute(arguments: UserRow.insertArguments(user) + [
-                        write.userName, SortKey.of(write.userName), SCIMDocumentColumn.text(write.document),
-                    ])
-                    guard let record = try SCIMUserRecord.fetch(id: user.id, in: db) else { throw StoreError.notFound }
-                    return record
-                } catch {
-                    switch UserRow.uniqueViolation(error) {
-                    case .email: throw StoreError.emailTaken
-                    case .userName: throw StoreError.userNameTaken
-                    case .id: continue
-                    case nil: throw error
-                    }
-                }
-            }
-        }
-    }
-
-    /// Reads the user, checks `If-Match`, and writes what `change` makes of them, in one
-    /// transaction: a PUT or a PATCH never applies to a version it did not see.
-    func modifySCIMUser(
-        id: String, ifMatch: String?, at now: Date,
-        change: @escaping @Sendable (SCIMUserRecord) throws -> SCIMUserWrite
-    ) async throws -> SCIMUserRecord {
-        let milliseconds = Milliseconds.of(now)
-        return try await write { db in
-            guard let current = try SCIMUserRecord.fetch(id: id, in: db) else { throw StoreError.notFound }
-            try ETag.check(ifMatch: ifMatch, version: current.version)
-            let write = try change(current)
-            let user = write.applied(to: current.user, atMilliseconds: milliseconds)
-            do {
-                try db.cachedStatement(sql: """
-                    UPDATE users SET name = ?, email = ?, role = ?, status = ?, updated_at = ?, name_key = ?, email_key = ?, json = ?,
-                        user_name = ?, user_name_key = ?, scim = ?, revision = revision + 1
-                    WHERE seq = ?
-                    """).execute(arguments: [
-                        user.name, user.email, user.role.rawValue, user.status.rawValue, Milliseconds.of(user.updatedAt),
-                        SortKey.of(user.name), SortKey.of(user.email), UserJSON.objectText(user),
-                        write.userName, SortKey.of(write.userName), SCIMDocumentColumn.text(write.document), current.seq,
-                    ])
-            } catch {
-                switch UserRow.uniqueViolation(error) {
-                case .email: throw StoreError.emailTaken
-                case .userName: throw StoreError.userNameTaken
-                default: throw error
-                }
-            }
-            guard let record = try SCIMUserRecord.fetch(id: id, in: db) else { throw StoreError.notFound }
-            return record
-        }
-    }
-
-    /// Deletes the user if `If-Match` allows; memberships go with them.
-    func deleteSCIMUser(id: String, ifMatch: String?) async throws {
-        try await write { db in
-            guard let current = try SCIMUserRecord.fetch(id: id, in: db) else { throw StoreError.notFound }
-            try ETag.check(ifMatch: ifMatch, version: current.version)
-            try db.cachedStatement(sql: "DELETE FROM users WHERE seq = ?").execute(arguments: [current.seq])
-        }
     }
 }
 
