@@ -48,7 +48,7 @@ enum UserRow {
                 scim = \(SCIMDocumentColumn.text(scim.document))
                 """
         }
-        try refusingTakenNames { try db.execute(literal: "UPDATE users SET \(assignments) WHERE seq = \(seq)") }
+        try refusingTakenNames { try db.cachedStatement(literal: "UPDATE users SET \(assignments) WHERE seq = \(seq)").execute() }
     }
 
     /// Inserts a new user, with SCIM's columns when made over SCIM; false when its id is taken.
@@ -57,14 +57,14 @@ enum UserRow {
         do {
             try refusingTakenNames {
                 if let scim {
-                    try db.execute(literal: """
+                    try db.cachedStatement(literal: """
                         INSERT INTO users (id, name, email, role, status, created_at, updated_at, name_key, email_key, json,
                             user_name, user_name_key, scim)
                         VALUES (\(user.id), \(user.name), \(user.email), \(user.role.rawValue), \(user.status.rawValue),
                             \(Milliseconds.of(user.createdAt)), \(Milliseconds.of(user.updatedAt)), \(SortKey.of(user.name)),
                             \(SortKey.of(user.email)), \(UserJSON.objectText(user)), \(scim.userName),
                             \(SortKey.of(scim.userName)), \(SCIMDocumentColumn.text(scim.document)))
-                        """)
+                        """).execute()
                 } else {
                     try db.cachedStatement(sql: insertSQL).execute(arguments: insertArguments(user))
                 }

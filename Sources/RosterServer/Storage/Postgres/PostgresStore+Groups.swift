@@ -9,26 +9,23 @@ extension PostgresStore {
         let offset = overflow ? Int(Int32.max) : max(0, product)
         let search = query.search.map(SortKey.of) ?? ""
         let order = GroupListPlan.orderBy(query.sort)
+        let condition: PostgresSQL
+        if search.isEmpty {
+            condition = "true"
+        } else if search.unicodeScalars.contains(where: UserValidation.isForbiddenInText) {
+            condition = "false" // no name holds a control character
+        } else {
+            condition = "strpos(groups.name_key, \(search)) > 0"
+        }
+        let counted: PostgresSQL = "SELECT count(*) FROM groups WHERE \(condition)"
+        let page: PostgresSQL = """
+            SELECT \(unescaped: PostgresGroupRows.columns), groups.seq FROM groups WHERE \(condition)
+            ORDER BY \(unescaped: order) LIMIT \(query.perPage) OFFSET \(offset)
+            """
         return try await readOnly { connection in
-            let condition: PostgresQuery
-            if search.isEmpty {
-                condition = "true"
-            } else if search.unicodeScalars.contains(where: UserValidation.isForbiddenInText) {
-                condition = "false" // no name holds a control character
-            } else {
-                condition = "strpos(groups.name_key, \(search)) > 0"
-            }
             var total = 0
-            let counted = PostgresQuery(unsafeSQL: "SELECT count(*) FROM groups WHERE \(condition.sql)", binds: condition.binds)
-            for try await count in try await connection.query(counted, logger: self.logger).decode(Int64.self) { total = Int(count) }
-            var binds = condition.binds
-            binds.append(query.perPage)
-            binds.append(offset)
-            let page = PostgresQuery(unsafeSQL: """
-                SELECT \(PostgresGroupRows.columns), groups.seq FROM groups WHERE \(condition.sql)
-                ORDER BY \(order) LIMIT $\(binds.count - 1) OFFSET $\(binds.count)
-                """, binds: binds)
-            let items = try await PostgresGroupRows.fetchAll(page, on: connection, logger: self.logger).map(\.group)
+            for try await count in try await connection.query(counted.query, logger: self.logger).decode(Int64.self) { total = Int(count) }
+            let items = try await PostgresGroupRows.fetchAll(page.query, on: connection, logger: self.logger).map(\.group)
             return Page(items: items, page: query.page, perPage: query.perPage, total: total)
         }
     }
