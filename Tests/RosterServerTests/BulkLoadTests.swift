@@ -21,8 +21,8 @@ struct BulkLoadTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         // More than two of the load's chunks (`BulkLoadChunking.chunkSize`), each prepared on another thread.
         let users = DemoData.users(count: 9000)
-        let bulk = try UserStore(path: directory.appendingPathComponent("bulk.sqlite").path)
-        let rowByRow = try UserStore(path: directory.appendingPathComponent("rows.sqlite").path)
+        let bulk = try SQLiteStore(path: directory.appendingPathComponent("bulk.sqlite").path)
+        let rowByRow = try SQLiteStore(path: directory.appendingPathComponent("rows.sqlite").path)
         let schemaBefore = try await schema(of: bulk.pool)
         // In two loads: the second adds to the counts the first made.
         try await bulk.bulkInsert(Array(users[..<4500]))

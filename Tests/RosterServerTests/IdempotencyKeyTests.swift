@@ -174,7 +174,7 @@ struct IdempotencyKeyTests {
     func replayKeepsCache() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-idempotency-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try UserStore(path: directory.appendingPathComponent("users.sqlite").path)
+        let store = try SQLiteStore(path: directory.appendingPathComponent("users.sqlite").path)
         let now = Date()
         let draft = UserDraft(name: "Ada", email: "ada@example.com")
         let request = IdempotentRequest(key: "key-1", body: Data(Self.ada.utf8))

@@ -21,7 +21,7 @@ struct ListCacheOffTests {
             #expect(first.items.count == 5)
             #expect(try await users.listUsers(query) == first)
 
-            let outside = try UserStore(path: server.databasePath)
+            let outside = try SQLiteStore(path: server.databasePath)
             _ = try await outside.create(
                 UserDraft(name: "Outside Writer", email: "outside@example.com"), at: Date())
             try outside.pool.close()

@@ -83,7 +83,7 @@ struct ListFreshnessTests {
     func writeGeneration() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-generation-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try UserStore(path: directory.appendingPathComponent("users.sqlite").path)
+        let store = try SQLiteStore(path: directory.appendingPathComponent("users.sqlite").path)
         let now = Date()
         var generation = try await store.generation()
         func moved() async throws -> Bool {

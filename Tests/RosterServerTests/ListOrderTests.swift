@@ -4,27 +4,27 @@ import RosterKit
 import Testing
 
 /// Deep pages and trigram searches of the unfiltered list are placed by the sort's
-/// `ListOrder` (`UserStore.envelopeByListOrder`); each answer must be byte for byte the one
+/// `ListOrder` (`SQLiteStore.envelopeByListOrder`); each answer must be byte for byte the one
 /// SQL alone gives, also right after another connection wrote.
 @Suite("Lists placed by the sort's order: the same answers as SQL, before and after writes")
 struct ListOrderTests {
     /// A store that keeps list orders and one that does not, on one new file with demo users
     /// and a run of users with the same name and creation time (ties, broken by id).
-    private static func stores() async throws -> (ordered: UserStore, plain: UserStore, directory: URL) {
+    private static func stores() async throws -> (ordered: SQLiteStore, plain: SQLiteStore, directory: URL) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-order-\(UUID().uuidString)")
         let path = directory.appendingPathComponent("users.sqlite").path
         // Budgets no busy machine reaches: these tests judge the answers, not the time.
-        let ordered = try UserStore(path: path, queryBudget: .seconds(30))
+        let ordered = try SQLiteStore(path: path, queryBudget: .seconds(30))
         try await ordered.bulkInsert(DemoData.users(count: 1500))
         try await ordered.insertAll(tiedUsers())
-        let plain = try UserStore(path: path, queryBudget: .seconds(30), keepsListOrders: false)
+        let plain = try SQLiteStore(path: path, queryBudget: .seconds(30), keepsListOrders: false)
         return (ordered, plain, directory)
     }
 
     /// Deep pages (more than `ListPlan.quickOffsetLimit` rows in) up to past the end, and
     /// searches' pages, each asked three times (the first ask only notes the sort, the second
     /// starts a walk of the index in the background, later ones use the order once it is done).
-    private static func expectSameAnswers(_ ordered: UserStore, _ plain: UserStore, sort: UserSort) async throws {
+    private static func expectSameAnswers(_ ordered: SQLiteStore, _ plain: SQLiteStore, sort: UserSort) async throws {
         let total = try await plain.list(UserQuery(sort: sort)).total
         let pages = (total + 36) / 37
         var queries = (28...pages + 1).map { UserListQuery(page: $0, perPage: 37, sort: sort) }
@@ -57,7 +57,7 @@ struct ListOrderTests {
     }
 
     /// The order kept for `sort`, once the background walk has stored it (nil after 60 s).
-    private static func keptOrder(_ store: UserStore, sort: UserSort, at generation: UInt64) async throws -> ListOrder? {
+    private static func keptOrder(_ store: SQLiteStore, sort: UserSort, at generation: UInt64) async throws -> ListOrder? {
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
             // While the walk runs, asking changes nothing: the answer is "read as before".

@@ -5,16 +5,16 @@ import RosterKit
 import Testing
 
 /// PostgreSQL's deep pages and searches placed by the sort's in-memory `ListOrder`
-/// (`PostgresUserStore.envelopeByListOrder`): each answer byte for byte the one SQL alone
+/// (`PostgresStore.envelopeByListOrder`): each answer byte for byte the one SQL alone
 /// gives, also right after another process wrote.
 @Suite("PostgreSQL lists placed by the sort's order: the same answers as SQL, before and after writes")
 struct PostgresListOrderTests {
     /// Two stores on one new database, as two processes: one keeps list orders, one reads
     /// every list with SQL alone (and neither keeps page marks).
-    private func withStores(_ body: (_ ordered: PostgresUserStore, _ plain: PostgresUserStore) async throws -> Void) async throws {
+    private func withStores(_ body: (_ ordered: PostgresStore, _ plain: PostgresStore) async throws -> Void) async throws {
         try await withTwoPools { first, second in
-            let ordered = PostgresUserStore(database: first, keepsPageMarks: false)
-            let plain = PostgresUserStore(database: second, keepsPageMarks: false, keepsListOrders: false)
+            let ordered = PostgresStore(database: first, keepsPageMarks: false)
+            let plain = PostgresStore(database: second, keepsPageMarks: false, keepsListOrders: false)
             try await ordered.bulkInsert(DemoData.users(count: 1500))
             try await ordered.insertAll(tiedUsers())
             try await body(ordered, plain)
@@ -24,7 +24,7 @@ struct PostgresListOrderTests {
     /// Deep pages up to past the end, and pages of short searches from the start and the end,
     /// each asked until the order answers it (the first ask notes the sort, the second starts
     /// the walk in the background), then once more.
-    private static func expectSameAnswers(_ ordered: PostgresUserStore, _ plain: PostgresUserStore, sort: UserSort) async throws {
+    private static func expectSameAnswers(_ ordered: PostgresStore, _ plain: PostgresStore, sort: UserSort) async throws {
         let generation = try await ordered.generation()
         var queries = [28, 30, 35, 41, 42, 43].map { UserListQuery(page: $0, perPage: 37, sort: sort) }
         for search in ["a", "Iv", "q", "@", "zq", "É", "iva", "Ivanova", "EXAMPLE.ORG", "zzzq", "a.b", "ová"] {

@@ -12,12 +12,12 @@ import Testing
 struct PostgresListPlanTests {
     private static let shortPatterns = ["a", "e", "ma", "an", "a.", "@e", "é", "ü", "ov", "김", "zz", "q", "\"", "'c", "\\"]
 
-    private func withStore(_ body: (PostgresUserStore) async throws -> Void) async throws {
+    private func withStore(_ body: (PostgresStore) async throws -> Void) async throws {
         let (url, name) = try await TestPostgres.shared.createDatabase()
         let database = try await PostgresDatabase.open(url: url, logger: quietLogger)
         let result: Result<Void, any Error>
         do {
-            try await body(PostgresUserStore(database: database))
+            try await body(PostgresStore(database: database))
             result = .success(())
         } catch {
             result = .failure(error)
@@ -27,13 +27,13 @@ struct PostgresListPlanTests {
         try result.get()
     }
 
-    private static func list(_ query: UserListQuery, on store: PostgresUserStore) async throws -> Page<User> {
+    private static func list(_ query: UserListQuery, on store: PostgresStore) async throws -> Page<User> {
         let envelope = try await store.listEnvelope(query)
         return try #require(try WireFormat.makeDecoder().decode(APIResponse<Page<User>>.self, from: Data(envelope)).data)
     }
 
     /// Every user the query matches, in its order, by the plainest SQL.
-    private static func plain(_ query: UserListQuery, on store: PostgresUserStore) async throws -> [User] {
+    private static func plain(_ query: UserListQuery, on store: PostgresStore) async throws -> [User] {
         let search = query.base.search.map(SortKey.of) ?? ""
         var plainQuery: PostgresQuery = """
             SELECT json FROM users
@@ -54,7 +54,7 @@ struct PostgresListPlanTests {
 
     /// Pages near the start, around the middle and at the end (and one past it) of each query.
     private static func expectPagesMatchPlain(
-        _ queries: [UserListQuery], on store: PostgresUserStore, sourceLocation: SourceLocation = #_sourceLocation
+        _ queries: [UserListQuery], on store: PostgresStore, sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
         for query in queries {
             let everyone = try await plain(query, on: store)
@@ -82,7 +82,7 @@ struct PostgresListPlanTests {
     }
 
     /// Compares the short searches' totals (alone and filtered) with a count by `strpos`.
-    private static func expectShortTotalsMatchPlain(on store: PostgresUserStore, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    private static func expectShortTotalsMatchPlain(on store: PostgresStore, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         for query in shortSearches() {
             let total = try await list(query, on: store).total
             #expect(total == (try await plain(query, on: store)).count, "\(query)", sourceLocation: sourceLocation)
@@ -149,7 +149,7 @@ struct PostgresListPlanTests {
     }
 
     /// The scans of the page statement's plan, run: node type, index and rows each produced.
-    private static func scans(_ query: UserListQuery, on store: PostgresUserStore) async throws -> [(type: String, index: String?, rows: Int)] {
+    private static func scans(_ query: UserListQuery, on store: PostgresStore) async throws -> [(type: String, index: String?, rows: Int)] {
         let statements = PostgresListQuery(query)
         var total = 0
         for try await count in try await store.database.client.query(statements.count, logger: quietLogger).decode(Int64.self) {

@@ -11,19 +11,19 @@ import Testing
 struct PostgresPageMarksTests {
     /// Two stores on one new database, as two processes: one keeps page marks, one does not.
     /// Demo users, and a run with one name and creation time (ties broken by id).
-    private func withStores(count: Int = 1500, _ body: (_ marked: PostgresUserStore, _ plain: PostgresUserStore) async throws -> Void) async throws {
+    private func withStores(count: Int = 1500, _ body: (_ marked: PostgresStore, _ plain: PostgresStore) async throws -> Void) async throws {
         try await withTwoPools { first, second in
             // Neither keeps list orders, which would answer deep pages before the marks could
             // (`PostgresListOrderTests` checks those).
-            let marked = PostgresUserStore(database: first, keepsListOrders: false)
-            let plain = PostgresUserStore(database: second, keepsPageMarks: false, keepsListOrders: false)
+            let marked = PostgresStore(database: first, keepsListOrders: false)
+            let plain = PostgresStore(database: second, keepsPageMarks: false, keepsListOrders: false)
             try await marked.bulkInsert(DemoData.users(count: count))
             try await marked.insertAll(tiedUsers())
             try await body(marked, plain)
         }
     }
 
-    private static func list(_ query: UserQuery, on store: PostgresUserStore) async throws -> Page<User> {
+    private static func list(_ query: UserQuery, on store: PostgresStore) async throws -> Page<User> {
         let envelope = try await store.listEnvelope(UserListQuery(query))
         return try #require(try WireFormat.makeDecoder().decode(APIResponse<Page<User>>.self, from: Data(envelope)).data)
     }
@@ -31,7 +31,7 @@ struct PostgresPageMarksTests {
     /// Deep pages (past `ListPlan.quickOffsetLimit`; any page of a short search) in an order
     /// that jumps about, then pages on either side of each, and past the end: each twice (the
     /// second may seek from marks the first left), against the store without marks.
-    private static func expectSameDeepPages(_ marked: PostgresUserStore, _ plain: PostgresUserStore, sort: UserSort,
+    private static func expectSameDeepPages(_ marked: PostgresStore, _ plain: PostgresStore, sort: UserSort,
                                             search: String? = nil, role: Role? = nil, status: Status? = nil,
                                             sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let perPage = 37
@@ -116,7 +116,7 @@ struct PostgresPageMarksTests {
     }
 
     /// Every user the search (three characters and more) matches, by the plainest SQL on `users`.
-    private static func plainSearch(_ query: UserListQuery, on store: PostgresUserStore) async throws -> [User] {
+    private static func plainSearch(_ query: UserListQuery, on store: PostgresStore) async throws -> [User] {
         let search = query.base.search.map(SortKey.of) ?? ""
         var plainQuery: PostgresQuery = """
             SELECT json FROM users
@@ -134,7 +134,7 @@ struct PostgresPageMarksTests {
     }
 
     /// Searches alone and filtered, their first, middle and last pages and one past the end.
-    private static func expectSearchesMatchPlain(_ searches: [String], on store: PostgresUserStore, sort: UserSort,
+    private static func expectSearchesMatchPlain(_ searches: [String], on store: PostgresStore, sort: UserSort,
                                                  sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let filters: [(role: Role?, status: Status?)] = [(nil, nil), (.admin, nil), (nil, .suspended), (.member, .active)]
         for search in searches {
@@ -156,7 +156,7 @@ struct PostgresPageMarksTests {
     }
 
     /// `user_keys` holds exactly the users' keys and filtered columns.
-    private static func expectKeysMatchUsers(on store: PostgresUserStore, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    private static func expectKeysMatchUsers(on store: PostgresStore, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let differences = try await store.database.client.query("""
             SELECT count(*) FROM (
                 (SELECT seq, id, name_key, email_key, created_at, role, status FROM users

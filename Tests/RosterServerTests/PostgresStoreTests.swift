@@ -8,9 +8,9 @@ import Testing
 @Suite("PostgreSQL store")
 struct PostgresStoreTests {
     /// Two stores with their own connection pools on one fresh database, as two processes have.
-    private func withTwoStores(_ body: (PostgresUserStore, PostgresUserStore) async throws -> Void) async throws {
+    private func withTwoStores(_ body: (PostgresStore, PostgresStore) async throws -> Void) async throws {
         try await withTwoPools { first, second in
-            try await body(PostgresUserStore(database: first), PostgresUserStore(database: second))
+            try await body(PostgresStore(database: first), PostgresStore(database: second))
         }
     }
 
@@ -61,13 +61,13 @@ struct PostgresStoreTests {
     /// A database at schema `version`, filled by `fill`, then opened by this build (every later
     /// migration applied) for `check`; dropped whatever happens.
     private func upgrading<Filled: Sendable>(
-        from version: Int, fill: (PostgresUserStore) async throws -> Filled,
+        from version: Int, fill: (PostgresStore) async throws -> Filled,
         check: (PostgresDatabase, Filled) async throws -> Void
     ) async throws {
         let (url, name) = try await TestPostgres.shared.createDatabase(migrated: false)
         let old = try await PostgresDatabase.open(url: url, logger: quietLogger, schemaVersion: version)
         let filled: Filled
-        do { filled = try await fill(PostgresUserStore(database: old)) } catch {
+        do { filled = try await fill(PostgresStore(database: old)) } catch {
             await old.close()
             try? await TestPostgres.shared.dropDatabase(named: name)
             throw error
@@ -86,7 +86,7 @@ struct PostgresStoreTests {
         try await upgrading(from: 5) { old in
             try await old.create(UserDraft(name: "Ada", email: "Ada@Example.com"), at: Date())
         } check: { upgraded, ada in
-            let store = PostgresUserStore(database: upgraded)
+            let store = PostgresStore(database: upgraded)
             let record = try await store.scimUser(id: ada.id)
             #expect(record.userName == "Ada@Example.com")
             #expect(record.document == nil)
@@ -108,7 +108,7 @@ struct PostgresStoreTests {
             _ = try await old.createSCIMUser(try SCIMUserResource.write(from: body, current: nil), at: Date())
             return ada
         } check: { upgraded, ada in
-            let store = PostgresUserStore(database: upgraded)
+            let store = PostgresStore(database: upgraded)
             let query = SCIMListQuery(filter: try SCIMFilterParser.parse(#"userName sw "A" and active eq true"#), sort: nil, startIndex: 1, count: 10)
             let found = try await store.scimUsers(query)
             #expect(found.total == 1)

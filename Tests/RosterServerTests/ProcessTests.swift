@@ -41,7 +41,7 @@ struct ProcessTests {
         #expect(exit.status == SIGKILL)
 
         #expect(acknowledged.count == 200)
-        let store = try UserStore(path: path)
+        let store = try SQLiteStore(path: path)
         var stored: Set<String> = []
         for page in 1...2 {
             stored.formUnion(try await store.list(UserQuery(page: page, perPage: 200)).items.map(\.id))

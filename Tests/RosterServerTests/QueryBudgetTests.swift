@@ -3,7 +3,7 @@ import RosterKit
 @testable import RosterServer
 import Testing
 
-/// Lists that may walk many rows run with a time budget (`UserStore.queryBudget`); past it the
+/// Lists that may walk many rows run with a time budget (`SQLiteStore.queryBudget`); past it the
 /// query is stopped and the call answers 503 `query_too_slow`, while quick calls are untouched.
 @Suite("Query budget: a list past its budget is stopped")
 struct QueryBudgetTests {
@@ -47,10 +47,10 @@ struct QueryBudgetTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-budget-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("users.sqlite").path
-        let writer = try UserStore(path: path)
+        let writer = try SQLiteStore(path: path)
         try await writer.bulkInsert(DemoData.users(count: 3000))
         _ = try await writer.create(Self.rareUser, at: Date())
-        let store = try UserStore(path: path, queryBudget: .microseconds(1))
+        let store = try SQLiteStore(path: path, queryBudget: .microseconds(1))
         await #expect(throws: StoreError.queryTooSlow) { try await store.list(UserQuery(search: "qx")) }
         // Quick reads run on the same connections (one is kept idle) with no deadline set.
         #expect(try await store.list(UserQuery(perPage: 10)).total == 3001)

@@ -11,7 +11,7 @@ struct ReversedPageTests {
     func pagesJoin(sort: UserSort) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-reversed-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try UserStore(path: directory.appendingPathComponent("users.sqlite").path)
+        let store = try SQLiteStore(path: directory.appendingPathComponent("users.sqlite").path)
         try await store.bulkInsert(DemoData.users(count: 180))
         for filter in [UserQuery(sort: sort), UserQuery(sort: sort, role: .member), UserQuery(search: "a", sort: sort),
                        UserQuery(search: "ova", sort: sort, status: .active)] {

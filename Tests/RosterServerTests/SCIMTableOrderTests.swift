@@ -6,12 +6,12 @@ import Testing
 
 /// A filtered SCIM page with no `sortBy` on SQLite is read either through the filter's index
 /// (every match gathered and sorted by `seq`) or by walking the table in `seq` order up to a
-/// bound, whichever the counts say is cheaper (`UserStore.walkedFraction`): both must give the
+/// bound, whichever the counts say is cheaper (`SQLiteStore.walkedFraction`): both must give the
 /// same page, and a walk cut short by its bound must fall back to the index.
 @Suite("SCIM pages on SQLite: walking the table in order gives the index's page")
 struct SCIMTableOrderTests {
     private func pages(
-        _ store: UserStore, filter text: String, start: Int, count: Int
+        _ store: SQLiteStore, filter text: String, start: Int, count: Int
     ) async throws -> (viaIndex: [String], viaWalk: [String], total: Int, answer: [String]) {
         let query = SCIMListQuery(filter: try SCIMFilterParser.parse(text), sort: nil, startIndex: start, count: count)
         let plan = try SCIMListPlan(select: "users.id", columns: SCIMUserColumns(dialect: SQLiteSCIMDialect()), query: query)
@@ -30,7 +30,7 @@ struct SCIMTableOrderTests {
     func samePages() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-scim-order-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try UserStore(path: directory.appendingPathComponent("users.sqlite").path)
+        let store = try SQLiteStore(path: directory.appendingPathComponent("users.sqlite").path)
         let users = DemoData.users(count: 3000)
         try await store.bulkInsert(users)
         let filters = ["active eq true", #"userName sw "a""#, #"userName sw "a" and active eq true"#,
@@ -41,7 +41,7 @@ struct SCIMTableOrderTests {
                 let found = try await pages(store, filter: text, start: start, count: count)
                 #expect(found.viaWalk == found.viaIndex, "\(text) from \(start)")
                 #expect(found.answer == found.viaIndex, "\(text) from \(start)")
-                if UserStore.walkedFraction(matches: found.total, users: users.count, through: start - 1 + count) != nil { walked += 1 }
+                if SQLiteStore.walkedFraction(matches: found.total, users: users.count, through: start - 1 + count) != nil { walked += 1 }
             }
         }
         // Both ways were taken.
@@ -54,7 +54,7 @@ struct SCIMTableOrderTests {
     func bunchedMatches() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-scim-order-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try UserStore(path: directory.appendingPathComponent("users.sqlite").path)
+        let store = try SQLiteStore(path: directory.appendingPathComponent("users.sqlite").path)
         // Inserted oldest first, so the newest thousand are the table's last thousand rows.
         let users = DemoData.users(count: 3000).sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
         try await store.insertAll(users)
@@ -65,7 +65,7 @@ struct SCIMTableOrderTests {
         let found = try await pages(store, filter: text, start: 1, count: 50)
         #expect(found.total == 1000)
         // The walk is chosen, reads at most a fifth of the table, and meets no match there.
-        #expect(UserStore.walkedFraction(matches: 1000, users: 3000, through: 50) == 0.2)
+        #expect(SQLiteStore.walkedFraction(matches: 1000, users: 3000, through: 50) == 0.2)
         #expect(found.answer == found.viaIndex)
         #expect(found.answer == users[2000..<2050].map(\.id))
         try store.pool.close()
@@ -73,10 +73,10 @@ struct SCIMTableOrderTests {
 
     @Test("the walk is chosen for dense matches near the start, the index for sparse ones or deep pages")
     func choice() {
-        #expect(UserStore.walkedFraction(matches: 94_242, users: 1_000_000, through: 50) != nil)
-        #expect(UserStore.walkedFraction(matches: 94_242, users: 1_000_000, through: 5050) == nil)
-        #expect(UserStore.walkedFraction(matches: 1, users: 1_000_000, through: 50) == nil)
-        #expect(UserStore.walkedFraction(matches: 0, users: 1_000_000, through: 50) == nil)
-        #expect(UserStore.walkedFraction(matches: 1_000_000, users: 1_000_000, through: 300_000) == 1)
+        #expect(SQLiteStore.walkedFraction(matches: 94_242, users: 1_000_000, through: 50) != nil)
+        #expect(SQLiteStore.walkedFraction(matches: 94_242, users: 1_000_000, through: 5050) == nil)
+        #expect(SQLiteStore.walkedFraction(matches: 1, users: 1_000_000, through: 50) == nil)
+        #expect(SQLiteStore.walkedFraction(matches: 0, users: 1_000_000, through: 50) == nil)
+        #expect(SQLiteStore.walkedFraction(matches: 1_000_000, users: 1_000_000, through: 300_000) == 1)
     }
 }

@@ -33,7 +33,7 @@ struct SchemaUpgradeTests {
         }
         try old.close()
 
-        let store = try UserStore(path: path)
+        let store = try SQLiteStore(path: path)
         let stored = try await store.pool.read { db in try String.fetchOne(db, sql: "SELECT json FROM users") }
         #expect(stored == UserJSON.objectText(user))
         #expect(try await store.getEnvelope(id: user.id) == UserJSON.envelope(user))

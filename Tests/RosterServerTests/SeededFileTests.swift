@@ -17,17 +17,40 @@ struct SeededFileTests {
         try pool.read { db in try Row.fetchAll(db, sql: sql) }
     }
 
-    @Test("the same users, counts, search index and schema as inserting them one by one through the triggers")
+    /// The groups of `directory` inserted row by row, their member counts kept by the trigger.
+    private func insertRowByRow(_ groups: [BulkGroup], of users: [User], into store: SQLiteStore) async throws {
+        try await store.write { db in
+            for bulkGroup in groups {
+                let group = bulkGroup.group
+                try db.execute(literal: """
+                    INSERT INTO groups (id, name, name_key, created_at, updated_at)
+                    VALUES (\(group.id), \(group.name), \(SortKey.of(group.name)),
+                            \(Milliseconds.of(group.createdAt)), \(Milliseconds.of(group.updatedAt)))
+                    """)
+                let groupSeq = db.lastInsertedRowID
+                for member in bulkGroup.members {
+                    try db.execute(literal: """
+                        INSERT INTO memberships (group_seq, user_seq) SELECT \(groupSeq), seq FROM users WHERE id = \(users[member].id)
+                        """)
+                }
+            }
+        }
+    }
+
+    @Test("the same users, groups, counts, search index and schema as inserting them one by one through the triggers")
     func sameAsRowByRow() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let users = DemoData.users(count: 9000)
-        #expect(try SeededFile.create(path: path("new/seeded.sqlite"), users: users))
-        let seeded = try UserStore(path: path("new/seeded.sqlite"))
-        let inPlace = try UserStore(path: path("in-place.sqlite"))
-        try await inPlace.insertAll(users)
+        let demo = DemoData.directory(userCount: 9000)
+        #expect(try SeededFile.create(path: path("new/seeded.sqlite"), directory: demo))
+        let seeded = try SQLiteStore(path: path("new/seeded.sqlite"))
+        let inPlace = try SQLiteStore(path: path("in-place.sqlite"))
+        try await inPlace.insertAll(demo.users)
+        try await insertRowByRow(demo.groups, of: demo.users, into: inPlace)
 
         for sql in ["SELECT type, name, sql FROM sqlite_master ORDER BY type, name",
                     "SELECT seq, id, name, email, role, status, created_at, updated_at, name_key, email_key, json FROM users ORDER BY seq",
+                    "SELECT seq, id, name, name_key, member_count, created_at, updated_at, revision, scim FROM groups ORDER BY seq",
+                    "SELECT group_seq, user_seq FROM memberships ORDER BY group_seq, user_seq",
                     "SELECT role, status, n FROM users_count ORDER BY role, status",
                     "SELECT gram, role, status, n FROM users_short_count ORDER BY gram, role, status",
                     "SELECT k, v FROM users_search_config ORDER BY k",
@@ -37,6 +60,12 @@ struct SeededFileTests {
         for query in [UserQuery(search: "ivan"), UserQuery(search: "a", sort: .email), UserQuery(search: "mar", role: .admin)] {
             #expect(try await seeded.list(query) == inPlace.list(query), "\(query)")
         }
+        let engineering = try #require(demo.groups.first { $0.group.name == "Engineering" })
+        let members = try await seeded.membersEnvelope(groupID: engineering.group.id, query: UserQuery(perPage: 200))
+        #expect(try await members == inPlace.membersEnvelope(groupID: engineering.group.id, query: UserQuery(perPage: 200)))
+        let page = try WireFormat.makeDecoder().decode(APIResponse<Page<User>>.self, from: Data(members)).data
+        #expect(page?.total == engineering.members.count)
+        #expect(page?.items.count == 200)
         // Opened by the server, it is a WAL database like any other, and nothing is left beside it.
         let journalMode: String? = try rows("PRAGMA journal_mode", in: seeded.pool).first?[0]
         #expect(journalMode == "wal")
@@ -50,13 +79,13 @@ struct SeededFileTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data("left by a crash".utf8).write(to: URL(fileURLWithPath: path("db.sqlite.seeding")))
-        #expect(try SeededFile.create(path: path("db.sqlite"), users: DemoData.users(count: 10)))
+        #expect(try SeededFile.create(path: path("db.sqlite"), directory: DemoData.directory(userCount: 10)))
         let first = try Data(contentsOf: URL(fileURLWithPath: path("db.sqlite")))
 
-        #expect(try !SeededFile.create(path: path("db.sqlite"), users: DemoData.users(count: 20)))
+        #expect(try !SeededFile.create(path: path("db.sqlite"), directory: DemoData.directory(userCount: 20)))
         #expect(try Data(contentsOf: URL(fileURLWithPath: path("db.sqlite"))) == first)
         #expect(!FileManager.default.fileExists(atPath: path("db.sqlite.seeding")))
-        let store = try UserStore(path: path("db.sqlite"))
+        let store = try SQLiteStore(path: path("db.sqlite"))
         #expect(try await store.list(UserQuery()).total == 10)
         try store.pool.close()
     }
@@ -68,14 +97,14 @@ struct SeededFileTests {
         let results = await withTaskGroup(of: Result<Bool, any Error>.self) { group in
             for count in [3000, 4000] {
                 group.addTask {
-                    await Task.detached { Result { try SeededFile.create(path: target, users: DemoData.users(count: count)) } }.value
+                    await Task.detached { Result { try SeededFile.create(path: target, directory: DemoData.directory(userCount: count)) } }.value
                 }
             }
             return await group.reduce(into: []) { $0.append($1) }
         }
         let created = try results.map { try $0.get() }
         #expect(created.sorted { !$0 && $1 } == [false, true])
-        let store = try UserStore(path: target)
+        let store = try SQLiteStore(path: target)
         #expect([3000, 4000].contains(try await store.list(UserQuery()).total))
         let integrity: String? = try rows("PRAGMA integrity_check", in: store.pool).first?[0]
         #expect(integrity == "ok")
@@ -88,11 +117,11 @@ struct SeededFileTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         var users = DemoData.users(count: BulkLoadChunking.chunkSize + 10)
         users[BulkLoadChunking.chunkSize + 5].email = users[3].email
-        #expect(throws: DatabaseError.self) { try SeededFile.create(path: path("new.sqlite"), users: users) }
+        #expect(throws: DatabaseError.self) { try SeededFile.create(path: path("new.sqlite"), directory: BulkDirectory(users: users)) }
         #expect(!FileManager.default.fileExists(atPath: path("new.sqlite")))
         #expect(!FileManager.default.fileExists(atPath: path("new.sqlite.seeding")))
 
-        let store = try UserStore(path: path("open.sqlite"))
+        let store = try SQLiteStore(path: path("open.sqlite"))
         await #expect(throws: DatabaseError.self) { try await store.bulkInsert(users) }
         #expect(try await store.list(UserQuery()).total == 0)
         #expect(try rows("SELECT * FROM users_short_count WHERE n > 0", in: store.pool).isEmpty)

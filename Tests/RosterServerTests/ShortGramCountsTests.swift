@@ -25,7 +25,7 @@ struct ShortGramCountsTests {
 
     private func tableRows(_ counts: ShortGramCounts) throws -> [String: Int] {
         var configuration = Configuration()
-        configuration.prepareDatabase { db in UserDatabase.addFunctions(to: db) }
+        configuration.prepareDatabase { db in SQLiteDatabase.addFunctions(to: db) }
         let queue = try DatabaseQueue(configuration: configuration)
         try Schema.migrator.migrate(queue)
         return try queue.write { db in

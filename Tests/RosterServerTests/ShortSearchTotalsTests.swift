@@ -18,7 +18,7 @@ struct ShortSearchTotalsTests {
 
     /// Compares each pattern's total (alone and with a role and a status filter) with a count
     /// of the users whose folded keys contain it.
-    private static func expectTotalsMatchFullCount(_ store: UserStore, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    private static func expectTotalsMatchFullCount(_ store: SQLiteStore, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         for pattern in patterns {
             for (role, status) in [(nil, nil), (Role.admin, nil), (nil, Status.suspended), (Role.member, Status.active)] as [(Role?, Status?)] {
                 let total = try await store.list(UserQuery(search: pattern, role: role, status: status)).total
@@ -39,7 +39,7 @@ struct ShortSearchTotalsTests {
     func totalsFollowWrites() async throws {
         let (directory, path) = Self.temporaryPath()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try UserStore(path: path)
+        let store = try SQLiteStore(path: path)
         try await store.bulkInsert(DemoData.users(count: 800))
         try await Self.expectTotalsMatchFullCount(store)
 
@@ -74,7 +74,7 @@ struct ShortSearchTotalsTests {
             }
             try older.close()
         }
-        let store = try UserStore(path: path)
+        let store = try SQLiteStore(path: path)
         #expect(try await store.list(UserQuery()).total == 300)
         try await Self.expectTotalsMatchFullCount(store)
         try store.pool.close()

@@ -1,5 +1,8 @@
 # Sourced by the scripts that start a roster-server of their own.
 
+# This folder, absolute: check-api.sh changes directory before its server is stopped.
+server_lib_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
 # server_url PID STDOUT STDERR [SECONDS]: waits for roster-server PID to print its
 # "listening on URL" line to the file STDOUT and prints the URL. When the server dies first or
 # SECONDS (default 180: seeding 100,000 users takes about a minute) pass, shows the file
@@ -33,7 +36,7 @@ throwaway_server() {
         cluster=$workdir/postgres
         # The cluster runs as the postgres user, which must reach its folder inside this one.
         chmod 755 "$workdir"
-        database=$("$(dirname "${BASH_SOURCE[0]}")/postgres.sh" start "$cluster")
+        database=$("$server_lib_dir/postgres.sh" start "$cluster")
     fi
     "$BIN/roster-server" --port 0 --database "$database" --token "$2" --seed "$1" \
         --log-level warning >"$workdir/stdout" 2>"$workdir/stderr" &
@@ -43,6 +46,6 @@ throwaway_server() {
 
 stop_throwaway_server() {
     if [ -n "$server_pid" ]; then kill -TERM "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
-    [ -z "$cluster" ] || "$(dirname "${BASH_SOURCE[0]}")/postgres.sh" stop "$cluster"
+    [ -z "$cluster" ] || "$server_lib_dir/postgres.sh" stop "$cluster"
     rm -rf "$workdir"
 }

@@ -94,7 +94,7 @@ extension APIProblem {
         message: "The server is unavailable right now (injected fault); try again shortly.",
         headers: [.retryAfter: "1"])
 
-    /// A list whose query ran past the store's budget (`UserStore.queryBudget`) and was stopped.
+    /// A list whose query ran past the store's budget (`SQLiteStore.queryBudget`) and was stopped.
     /// No `Retry-After`: the same list would take as long again; a longer search would not.
     static func queryTooSlow(search: String?) -> APIProblem {
         let message = if let search, !search.isEmpty {

@@ -2,7 +2,8 @@ import Foundation
 import RosterKit
 
 /// Makes realistic demo users, the same ones for the same count on every run: names from
-/// many scripts, unique emails, roles, statuses and creation dates spread over seven years.
+/// many scripts, unique emails, roles, statuses and creation dates spread over seven years;
+/// and the groups they are in (`DemoGroups`).
 enum DemoData {
     static let domains = ["example.com", "example.org", "example.net", "mail.example.com", "corp.example.org"]
     /// Creation dates fall in [2019-01-01, 2026-01-01) UTC.
@@ -10,6 +11,12 @@ enum DemoData {
     static let endMillisecond: Int64 = 1_767_225_600_000
     private static let seed: UInt64 = 0x526F_7374_6572 // "Roster"
 
+    /// `count` users in the demo groups (`DemoGroups`): what `--seed` loads.
+    static func directory(userCount: Int) -> BulkDirectory {
+        DemoGroups.directory(of: users(count: userCount))
+    }
+
+    /// `count` users in no group.
     static func users(count: Int) -> [User] {
         var generator = SeededGenerator(seed: seed)
         let pools = NamePool.all

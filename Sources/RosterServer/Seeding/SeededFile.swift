@@ -4,7 +4,7 @@ import Logging
 import NIOPosix
 import RosterKit
 
-/// A SQLite directory that does not exist yet, made with its demo users already in it: built
+/// A SQLite directory that does not exist yet, made with its demo users and groups already in it: built
 /// in a staging file beside its path with no journal, flushed to disk, then linked into place
 /// in one step.
 ///
@@ -13,14 +13,14 @@ import RosterKit
 /// seconds. A file nobody can have opened needs no journal, since a crash while it is built
 /// leaves only the staging file, which the next start with `--seed` removes.
 enum SeededFile {
-    /// Creates `path` holding `count` demo users, unless `path` exists already.
+    /// Creates `path` holding `count` demo users and their groups, unless `path` exists already.
     /// - Returns: whether it created the file.
     @discardableResult
     static func createIfMissing(path: String, count: Int, logger: Logger) async throws -> Bool {
         guard count > 0, !exists(path) else { return false }
         let started = ContinuousClock.now
         let created = try await NIOThreadPool.singleton.runIfActive {
-            try create(path: path, users: DemoData.users(count: count), logger: logger)
+            try create(path: path, directory: DemoData.directory(userCount: count), logger: logger)
         }
         if created {
             logger.notice("seeded demo users", metadata: [
@@ -32,7 +32,7 @@ enum SeededFile {
 
     /// - Returns: false when `path` exists (made meanwhile by another process, whose file is
     ///   kept) or cannot be linked on its file system; the caller then seeds the usual way.
-    static func create(path: String, users: [User], logger: Logger = UserAPIServer.silentLogger) throws -> Bool {
+    static func create(path: String, directory: BulkDirectory, logger: Logger = UserAPIServer.silentLogger) throws -> Bool {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -51,11 +51,11 @@ enum SeededFile {
             // and it is flushed once, whole, before it is linked into place.
             try db.execute(sql: "PRAGMA journal_mode = OFF")
             try db.execute(sql: "PRAGMA synchronous = OFF")
-            UserDatabase.addFunctions(to: db)
+            SQLiteDatabase.addFunctions(to: db)
         }
         let queue = try DatabaseQueue(path: staging, configuration: configuration)
         try Schema.migrator.migrate(queue)
-        try queue.write { db in try BulkLoad.insert(users, in: db) }
+        try queue.write { db in try BulkLoad.insert(directory, in: db) }
         try queue.close()
 
         try flush(staging)

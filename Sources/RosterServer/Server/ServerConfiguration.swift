@@ -35,9 +35,9 @@ public struct ServerConfiguration: Sendable {
     /// Where the server's "now" comes from: users' times and the age of idempotency keys.
     /// Not public: tests set it (through `@testable`) to prove that keys expire after 24 hours.
     var now: @Sendable () -> Date = { Date() }
-    /// How long a list's query may run before it is stopped with a 503 (`UserStore.queryBudget`).
+    /// How long a list's query may run before it is stopped with a 503 (`SQLiteStore.queryBudget`).
     /// Not public: tests shorten it to make a search run out of time on a small directory.
-    var queryBudget = UserStore.defaultQueryBudget
+    var queryBudget = QueryBudget.standard
 
     /// The list cache's size unless told otherwise.
     public static let defaultListCacheEntries = ListResponseCache.defaultMaximumEntries

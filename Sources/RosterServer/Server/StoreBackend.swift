@@ -10,12 +10,12 @@ struct StoreBackend: Sendable {
     static func open(_ location: DatabaseLocation, queryBudget: Duration, logger: Logger) async throws -> StoreBackend {
         switch location {
         case .sqlite(let path):
-            let pool = try UserDatabase.open(path: path)
-            let store = UserStore(pool: pool, queryBudget: queryBudget)
+            let pool = try SQLiteDatabase.open(path: path)
+            let store = SQLiteStore(pool: pool, queryBudget: queryBudget)
             return StoreBackend(store: store, scimStore: store, close: { _ = try? pool.close() })
         case .postgres(let url):
             let database = try await PostgresDatabase.open(url: url, logger: logger)
-            let store = PostgresUserStore(database: database, queryBudget: queryBudget)
+            let store = PostgresStore(database: database, queryBudget: queryBudget)
             return StoreBackend(store: store, scimStore: store, close: { await database.close() })
         }
     }

@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// Why `PRAGMA data_version` rather than a generation row bumped in every write transaction:
 /// it costs writes nothing (a row would add an UPDATE to every write and a trigger per row to
-/// a million-user seed), and it sees writers that do not go through `UserStore` at all.
+/// a million-user seed), and it sees writers that do not go through `SQLiteStore` at all.
 /// Its value is per connection (it counts the commits of *other* connections that this one
 /// has noticed), so one connection, kept open for the store's life, answers every call: its
 /// values only ever grow. Each call is its own read transaction, which reads the WAL index

@@ -2,7 +2,7 @@ import Foundation
 import RosterKit
 
 /// What the Roster API's handlers ask of a directory, whatever database holds it: SQLite
-/// (`UserStore`, the embedded default) or PostgreSQL (`PostgresUserStore`, for replicas).
+/// (`SQLiteStore`, the embedded default) or PostgreSQL (`PostgresStore`, for replicas).
 /// Drafts arrive validated and normalized; a store decides only what its database must decide.
 /// Refusals are `StoreError`s; anything else is a database failure (a 500).
 protocol DirectoryStore: Sendable {
@@ -28,8 +28,9 @@ protocol DirectoryStore: Sendable {
     func isEmpty() async throws -> Bool
     /// Inserts users as given (ids, times and all): the demo data.
     func insertAll(_ users: [User]) async throws
-    /// Inserts many new users at once, building indexes once at the end: the seed.
-    func bulkInsert(_ users: [User]) async throws
+    /// Inserts many new users, and new groups of them, at once, building indexes once at the
+    /// end: the seed.
+    func bulkInsert(_ directory: BulkDirectory) async throws
 
     func groups(_ query: GroupQuery) async throws -> Page<Group>
     func group(id: String) async throws -> Group
@@ -45,4 +46,11 @@ protocol DirectoryStore: Sendable {
     /// that a request starting after a commit sees the moved value. A list answer kept under
     /// one generation is current for as long as the generation has not moved.
     func generation() async throws -> UInt64
+}
+
+extension DirectoryStore {
+    /// Inserts many new users, in no group, at once.
+    func bulkInsert(_ users: [User]) async throws {
+        try await bulkInsert(BulkDirectory(users: users))
+    }
 }

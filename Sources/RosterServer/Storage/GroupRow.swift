@@ -26,23 +26,26 @@ enum GroupRow {
     }
 
     static func insert(_ group: Group, in db: Database) throws {
-        let statement = try db.cachedStatement(sql: """
-            INSERT INTO groups (id, name, name_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
-            """)
-        try statement.execute(arguments: [
-            group.id, group.name, SortKey.of(group.name), Milliseconds.of(group.createdAt), Milliseconds.of(group.updatedAt),
-        ])
+        try db.cachedStatement(literal: """
+            INSERT INTO groups (id, name, name_key, created_at, updated_at)
+            VALUES (\(group.id), \(group.name), \(SortKey.of(group.name)),
+                    \(Milliseconds.of(group.createdAt)), \(Milliseconds.of(group.updatedAt)))
+            """).execute()
     }
 
     static func rename(seq: Int64, to name: String, updatedAt: Date, in db: Database) throws {
-        let statement = try db.cachedStatement(sql: "UPDATE groups SET name = ?, name_key = ?, updated_at = ?, revision = revision + 1 WHERE seq = ?")
-        try statement.execute(arguments: [name, SortKey.of(name), Milliseconds.of(updatedAt), seq])
+        try db.cachedStatement(literal: """
+            UPDATE groups SET name = \(name), name_key = \(SortKey.of(name)), updated_at = \(Milliseconds.of(updatedAt)),
+                revision = revision + 1
+            WHERE seq = \(seq)
+            """).execute()
     }
 
     /// Marks a membership change: the group's `updated_at` moves, never backwards, and its SCIM version.
     static func touch(seq: Int64, at now: Date, in db: Database) throws {
-        let statement = try db.cachedStatement(sql: "UPDATE groups SET updated_at = max(updated_at, ?), revision = revision + 1 WHERE seq = ?")
-        try statement.execute(arguments: [Milliseconds.of(now), seq])
+        try db.cachedStatement(literal: """
+            UPDATE groups SET updated_at = max(updated_at, \(Milliseconds.of(now))), revision = revision + 1 WHERE seq = \(seq)
+            """).execute()
     }
 
     /// Which unique index refused a write, if that is what `error` is.

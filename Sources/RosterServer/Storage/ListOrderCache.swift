@@ -2,12 +2,12 @@ import RosterKit
 import Synchronization
 
 /// The `ListOrder` of each sort, each for the write generation it was walked at: valid only
-/// while `UserStore.generation()` has not moved (any commit, by any process, moves it).
+/// while `SQLiteStore.generation()` has not moved (any commit, by any process, moves it).
 ///
 /// A walk reads the whole index (some 120 ms at a million users), so it is made only when a
 /// second list that can use it (a deep page, a trigram search) asks at one generation: a
 /// server under steady writes then reads its lists as before instead of walking the index
-/// for every one. The walk runs in the background (`UserStore.walkInBackground`): no list waits for it.
+/// for every one. The walk runs in the background (`SQLiteStore.walkInBackground`): no list waits for it.
 final class ListOrderCache: Sendable {
     private enum State {
         /// The first list at this generation only asks.

@@ -26,7 +26,7 @@ struct ListPlan {
 
     /// Whether the list reads only a bounded number of rows whatever the directory's size: no
     /// search, no group, a page near the start. Such lists run on the calling thread; the
-    /// others may walk many rows and go to a thread pool with a time budget (`UserStore.longRead`).
+    /// others may walk many rows and go to a thread pool with a time budget (`SQLiteStore.longRead`).
     static func isQuick(_ listQuery: UserListQuery) -> Bool {
         let query = listQuery.base
         guard listQuery.group == nil, query.search.map(SortKey.of)?.isEmpty ?? true else { return false }

@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// Every user's folded name and email keys, in one sort's order, for searches of one or two
-/// characters (and, on PostgreSQL, longer ones: see `PostgresUserStore+ListOrder`): too short
+/// characters (and, on PostgreSQL, longer ones: see `PostgresStore+ListOrder`): too short
 /// for the trigram index, they were answered by walking the sort's index
 /// with `instr` until a page of matches was found. At a million users the first page of `q=an`
 /// walked 53,000 index entries (25 ms), and a rare letter walked all of them (past the budget).

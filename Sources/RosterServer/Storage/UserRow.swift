@@ -34,15 +34,58 @@ enum UserRow {
          Milliseconds.of(user.createdAt), Milliseconds.of(user.updatedAt), nameKey, emailKey, json]
     }
 
-    static let updateSQL = """
-        UPDATE users SET name = ?, email = ?, role = ?, status = ?, updated_at = ?, name_key = ?, email_key = ?, json = ?,
-            revision = revision + 1
-        WHERE id = ?
-        """
+    /// Writes the user's columns to row `seq`, and SCIM's when written over SCIM.
+    /// - Throws: `emailTaken`, `userNameTaken`.
+    static func update(_ user: User, seq: Int64, scim: SCIMUserWrite?, in db: Database) throws {
+        var assignments: SQL = """
+            name = \(user.name), email = \(user.email), role = \(user.role.rawValue), status = \(user.status.rawValue),
+            updated_at = \(Milliseconds.of(user.updatedAt)), name_key = \(SortKey.of(user.name)),
+            email_key = \(SortKey.of(user.email)), json = \(UserJSON.objectText(user)), revision = revision + 1
+            """
+        if let scim {
+            assignments += """
+                , user_name = \(scim.userName), user_name_key = \(SortKey.of(scim.userName)),
+                scim = \(SCIMDocumentColumn.text(scim.document))
+                """
+        }
+        try refusingTakenNames { try db.cachedStatement(literal: "UPDATE users SET \(assignments) WHERE seq = \(seq)").execute() }
+    }
 
-    static func updateArguments(_ user: User) -> StatementArguments {
-        [user.name, user.email, user.role.rawValue, user.status.rawValue, Milliseconds.of(user.updatedAt),
-         SortKey.of(user.name), SortKey.of(user.email), UserJSON.objectText(user), user.id]
+    /// Inserts a new user, with SCIM's columns when made over SCIM; false when its id is taken.
+    /// - Throws: `emailTaken`, `userNameTaken`.
+    static func insert(_ user: User, scim: SCIMUserWrite?, in db: Database) throws -> Bool {
+        do {
+            try refusingTakenNames {
+                if let scim {
+                    try db.cachedStatement(literal: """
+                        INSERT INTO users (id, name, email, role, status, created_at, updated_at, name_key, email_key, json,
+                            user_name, user_name_key, scim)
+                        VALUES (\(user.id), \(user.name), \(user.email), \(user.role.rawValue), \(user.status.rawValue),
+                            \(Milliseconds.of(user.createdAt)), \(Milliseconds.of(user.updatedAt)), \(SortKey.of(user.name)),
+                            \(SortKey.of(user.email)), \(UserJSON.objectText(user)), \(scim.userName),
+                            \(SortKey.of(scim.userName)), \(SCIMDocumentColumn.text(scim.document)))
+                        """).execute()
+                } else {
+                    try db.cachedStatement(sql: insertSQL).execute(arguments: insertArguments(user))
+                }
+            }
+            return true
+        } catch let error where uniqueViolation(error) == .id {
+            return false
+        }
+    }
+
+    /// Runs a write, turning the unique indexes' refusals of an email or userName into the store's.
+    private static func refusingTakenNames(_ write: () throws -> Void) throws {
+        do {
+            try write()
+        } catch {
+            switch uniqueViolation(error) {
+            case .email: throw StoreError.emailTaken
+            case .userName: throw StoreError.userNameTaken
+            case .id, nil: throw error
+            }
+        }
     }
 
     /// The user with that id, with their groups, and the row's `seq` (what memberships refer to).

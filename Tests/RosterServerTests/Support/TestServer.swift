@@ -91,14 +91,14 @@ func withServer<T>(
     switch backend {
     case .sqlite:
         if let prepare {
-            try await prepare(try UserStore(path: database))
+            try await prepare(try SQLiteStore(path: database))
         }
     case .postgres:
         (database, postgresName) = try await TestPostgres.shared.createDatabase()
         if let prepare {
             let opened = try await PostgresDatabase.open(url: database, logger: quietLogger)
             do {
-                try await prepare(PostgresUserStore(database: opened))
+                try await prepare(PostgresStore(database: opened))
             } catch {
                 await opened.close()
                 throw error

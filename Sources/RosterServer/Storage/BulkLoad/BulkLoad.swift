@@ -22,8 +22,10 @@ enum BulkLoad {
     /// FTS5's own default (FTS5_DEFAULT_HASHSIZE).
     private static let defaultHashSize = 1 << 20
 
-    /// Inserts `users`, which must all be new (an id or email already taken fails the whole load).
-    static func insert(_ users: [User], in db: Database) throws {
+    /// Inserts the users and groups of `directory`, which must all be new (an id, email or
+    /// group name already taken fails the whole load).
+    static func insert(_ directory: BulkDirectory, in db: Database) throws {
+        let users = directory.users
         let deferred = try Row.fetchAll(db, sql: """
             SELECT type, name, sql FROM sqlite_master
             WHERE tbl_name = 'users' AND sql IS NOT NULL
@@ -42,8 +44,10 @@ enum BulkLoad {
 
         let statement = try BulkLoadStatement(db)
         var chunks = BulkLoadPipeline(users, make: BulkLoadRows.make)
+        var userSeqs: [Int64] = []
+        userSeqs.reserveCapacity(users.count)
         while let rows = chunks.take() {
-            try statement.insert(rows)
+            try statement.insert(rows, seqs: &userSeqs)
         }
 
         for item in deferred {
@@ -59,5 +63,6 @@ enum BulkLoad {
         try db.execute(sql: "INSERT INTO users_search(users_search, rank) VALUES ('hashsize', \(Self.defaultHashSize))")
         try db.execute(sql: "DELETE FROM users_search_config WHERE k = 'hashsize'")
         try chunks.counts.add(to: db)
+        try BulkGroupLoad.insert(directory.groups, userSeqs: userSeqs, in: db)
     }
 }

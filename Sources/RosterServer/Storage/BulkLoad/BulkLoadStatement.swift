@@ -18,9 +18,9 @@ struct BulkLoadStatement {
         }
     }
 
-    /// Inserts every row of `rows`.
+    /// Inserts every row of `rows`, appending each one's `seq` to `seqs` (what memberships refer to).
     /// - Throws: the `DatabaseError` of the first row SQLite refuses (a taken id or email).
-    func insert(_ rows: BulkLoadRows) throws {
+    func insert(_ rows: BulkLoadRows, seqs: inout [Int64]) throws {
         let handle = statement.sqliteStatement
         defer { sqlite3_clear_bindings(handle) } // the buffer's pointers die with this call
         try rows.bytes.withUnsafeBufferPointer { bytes in
@@ -36,6 +36,7 @@ struct BulkLoadStatement {
                 let code = sqlite3_step(handle)
                 defer { sqlite3_reset(handle) }
                 try check(code, SQLITE_DONE)
+                seqs.append(sqlite3_last_insert_rowid(connection))
             }
         }
     }

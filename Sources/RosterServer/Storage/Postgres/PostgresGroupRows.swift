@@ -83,17 +83,25 @@ enum PostgresMemberships {
         return seqs
     }
 
-    /// Adds the user to the group; false when they were already in it.
-    static func add(userSeq: Int64, toGroupSeq groupSeq: Int64, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
-        try await !connection.query("""
-            INSERT INTO memberships (group_seq, user_seq) VALUES (\(groupSeq), \(userSeq)) ON CONFLICT DO NOTHING RETURNING 1
-            """, logger: logger).collect().isEmpty
+    /// Adds these users to the group; answers those who were not in it yet.
+    static func add(userSeqs: [Int64], toGroupSeq groupSeq: Int64, on connection: PostgresConnection, logger: Logger) async throws -> [Int64] {
+        guard !userSeqs.isEmpty else { return [] }
+        return try await seqs(of: connection.query("""
+            INSERT INTO memberships (group_seq, user_seq) SELECT \(groupSeq), unnest(\(userSeqs)::bigint[])
+            ON CONFLICT DO NOTHING RETURNING user_seq
+            """, logger: logger))
     }
 
-    /// Removes the user from the group; false when they were not in it.
-    static func remove(userSeq: Int64, fromGroupSeq groupSeq: Int64, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
-        try await !connection.query(
-            "DELETE FROM memberships WHERE group_seq = \(groupSeq) AND user_seq = \(userSeq) RETURNING 1", logger: logger
-        ).collect().isEmpty
+    /// Takes these users out of the group; answers those who were in it.
+    static func remove(userSeqs: [Int64], fromGroupSeq groupSeq: Int64, on connection: PostgresConnection, logger: Logger) async throws -> [Int64] {
+        guard !userSeqs.isEmpty else { return [] }
+        return try await seqs(of: connection.query(
+            "DELETE FROM memberships WHERE group_seq = \(groupSeq) AND user_seq = ANY(\(userSeqs)) RETURNING user_seq", logger: logger))
+    }
+
+    private static func seqs(of rows: PostgresRowSequence) async throws -> [Int64] {
+        var seqs: [Int64] = []
+        for try await seq in rows.decode(Int64.self) { seqs.append(seq) }
+        return seqs
     }
 }

@@ -23,8 +23,9 @@ struct PostgresListQuery {
     var isLong: Bool
 
     private let sort: UserSort
-    private let condition: String
-    private let filterBinds: PostgresBindings
+    /// The list's conditions on `users` (or, for a search of everyone, on `user_keys AS users`).
+    private let filters: [PostgresSQL]
+    private var condition: PostgresSQL { Self.whereClause(filters) }
     private let skipsInIndex: Bool
     /// A trigram search of everyone (no group): `searchPage` answers it in one statement.
     let searchesKeys: Bool
@@ -40,32 +41,24 @@ struct PostgresListQuery {
         offset = overflow ? Int(Int32.max) : max(0, product)
         isLong = !ListPlan.isQuick(listQuery)
 
-        var binds = PostgresBindings()
-        func bind(_ value: String) -> String {
-            binds.append(value)
-            return "$\(binds.count)"
-        }
-        var filters: [String] = []
+        var filters: [PostgresSQL] = []
         let search = query.search.map(SortKey.of) ?? ""
         let kind = ListPlan.Shape.SearchKind(search)
-        var gram: String?
-        var pattern: String?
         switch kind {
-        case .everyone: break
+        case .everyone, .indexed: break
         case .matchesNoOne:
             // Validation keeps control characters out of every name and email.
             filters.append("false")
-        case .indexed:
-            pattern = bind("%" + Self.escapedForLike(search) + "%")
         case .scanned:
-            gram = bind(search)
-            filters.append("(strpos(users.name_key, \(gram!)) > 0 OR strpos(users.email_key, \(gram!)) > 0)")
+            filters.append("(strpos(users.name_key, \(search)) > 0 OR strpos(users.email_key, \(search)) > 0)")
         }
-        var counted: [String] = []
-        if let role = query.role { counted.append("role = \(bind(role.rawValue))") }
-        if let status = query.status { counted.append("status = \(bind(status.rawValue))") }
-        filters += counted.map { "users." + $0 }
-        if let pattern {
+        // Conditions on the columns `users_count` and `users_short_count` have too.
+        var counted: [PostgresSQL] = []
+        if let role = query.role { counted.append("role = \(role.rawValue)") }
+        if let status = query.status { counted.append("status = \(status.rawValue)") }
+        filters += counted.map { "users.\($0)" }
+        if kind == .indexed {
+            let pattern = "%" + Self.escapedForLike(search) + "%"
             if listQuery.group == nil {
                 // The hits come from the narrow table alone (`searchPage`), filtered there too.
                 filters.insert(Self.keysMatch("users", pattern), at: 0)
@@ -78,29 +71,29 @@ struct PostgresListQuery {
         } else if let group = listQuery.group {
             filters.append("""
                 users.seq IN (SELECT memberships.user_seq FROM memberships \
-                JOIN groups ON groups.seq = memberships.group_seq WHERE groups.id = \(bind(group)))
+                JOIN groups ON groups.seq = memberships.group_seq WHERE groups.id = \(group))
                 """)
         }
-        condition = filters.isEmpty ? "" : "WHERE " + filters.joined(separator: " AND ")
-        filterBinds = binds
+        self.filters = filters
         skipsInIndex = listQuery.group == nil && (kind == .everyone || kind == .scanned)
         searchesKeys = listQuery.group == nil && kind == .indexed
-        marksKey = skipsInIndex ? PostgresPageMarks.ListKey(sort: query.sort, search: gram == nil ? nil : search,
+        marksKey = skipsInIndex ? PostgresPageMarks.ListKey(sort: query.sort, search: kind == .scanned ? search : nil,
                                                             role: query.role, status: query.status) : nil
 
-        let countSQL: String
+        let condition = Self.whereClause(filters)
+        let count: PostgresSQL
         switch (kind, listQuery.group) {
         case (.everyone, nil):
             // Unsearched lists of everyone (or by role and status) add up the kept counts.
-            countSQL = "SELECT coalesce(sum(n), 0)::bigint FROM users_count \(Self.whereClause(counted))"
+            count = "SELECT coalesce(sum(n), 0)::bigint FROM users_count \(Self.whereClause(counted))"
         case (.scanned, nil):
-            countSQL = "SELECT coalesce(sum(n), 0)::bigint FROM users_short_count \(Self.whereClause(["gram = \(gram!)"] + counted))"
+            count = "SELECT coalesce(sum(n), 0)::bigint FROM users_short_count \(Self.whereClause(["gram = \(search)"] + counted))"
         case (.indexed, nil):
-            countSQL = "SELECT count(*) FROM user_keys AS users \(condition)"
+            count = "SELECT count(*) FROM user_keys AS users \(condition)"
         default:
-            countSQL = "SELECT count(*) FROM users \(condition)"
+            count = "SELECT count(*) FROM users \(condition)"
         }
-        count = PostgresQuery(unsafeSQL: countSQL, binds: binds)
+        self.count = count.query
     }
 
     /// Whether the page is nearer the end of the list than its start (as `ListPlan.readsFromEnd`):
@@ -111,34 +104,29 @@ struct PostgresListQuery {
 
     /// The page's statement, once the total (read first, in the same snapshot) is known.
     func page(total: Int) -> PostgresQuery {
-        var binds = filterBinds
+        let paging: PostgresSQL
         let order: String
         if readsFromEnd(total: total) {
             let rows = min(limit, total - offset)
-            binds.append(rows)
-            binds.append(total - offset - rows)
+            paging = "LIMIT \(rows) OFFSET \(total - offset - rows)"
             order = ListPlan.reversedOrderBy(sort)
         } else {
-            binds.append(limit)
-            binds.append(offset)
+            paging = "LIMIT \(limit) OFFSET \(offset)"
             order = ListPlan.orderBy(sort)
         }
-        let paging = "LIMIT $\(binds.count - 1) OFFSET $\(binds.count)"
         guard skipsInIndex else {
-            return PostgresQuery(unsafeSQL: "SELECT users.json FROM users \(condition) ORDER BY \(order) \(paging)", binds: binds)
+            return ("SELECT users.json FROM users \(condition) ORDER BY \(unescaped: order) \(paging)" as PostgresSQL).query
         }
         // The sort's columns and the filtered ones are all in its index, so the walk is an
         // index-only scan; the page's rows are then found by their unique key (the email for
         // email sorts, else the id).
         let key = sort == .email || sort == .emailDescending ? "email_key" : "id"
-        let columns = sort == .email || sort == .emailDescending ? "users.email_key"
-            : (sort == .createdAt || sort == .createdAtDescending ? "users.created_at, users.id" : "users.name_key, users.id")
-        return PostgresQuery(
-            unsafeSQL: """
-                SELECT stored.json FROM (SELECT \(columns) FROM users \(condition) ORDER BY \(order) \(paging)) AS users \
-                JOIN users AS stored ON stored.\(key) = users.\(key) ORDER BY \(order)
-                """,
-            binds: binds)
+        let walk: PostgresSQL = """
+            SELECT stored.json FROM (SELECT \(unescaped: Self.sortColumns(sort)) FROM users \(condition) \
+            ORDER BY \(unescaped: order) \(paging)) AS users \
+            JOIN users AS stored ON stored.\(unescaped: key) = users.\(unescaped: key) ORDER BY \(unescaped: order)
+            """
+        return walk.query
     }
 
     /// A trigram search of everyone, in one statement: its hits are read once, from the narrow
@@ -147,17 +135,13 @@ struct PostgresListQuery {
     /// only the page's JSON is looked up, by `seq`. Rows: `(total, json)`, in order; none when
     /// the page is past the end (then `count` gives the total).
     func searchPage() -> PostgresQuery {
-        var binds = filterBinds
-        binds.append(limit)
-        binds.append(offset)
         let order = ListPlan.orderBy(sort)
-        return PostgresQuery(
-            unsafeSQL: """
-                SELECT users.total, stored.json FROM (SELECT users.seq, \(Self.sortColumns(sort)), count(*) OVER () AS total \
-                FROM user_keys AS users \(condition) ORDER BY \(order) LIMIT $\(binds.count - 1) OFFSET $\(binds.count)) AS users \
-                JOIN users AS stored ON stored.seq = users.seq ORDER BY \(order)
-                """,
-            binds: binds)
+        let search: PostgresSQL = """
+            SELECT users.total, stored.json FROM (SELECT users.seq, \(unescaped: Self.sortColumns(sort)), count(*) OVER () AS total \
+            FROM user_keys AS users \(condition) ORDER BY \(unescaped: order) LIMIT \(limit) OFFSET \(offset)) AS users \
+            JOIN users AS stored ON stored.seq = users.seq ORDER BY \(unescaped: order)
+            """
+        return search.query
     }
 
     /// The sort's columns, as `users.…` (the unique key last).
@@ -175,53 +159,43 @@ struct PostgresListQuery {
     /// then `rows` read, in an index-only scan of the sort's index that starts at the mark; with
     /// no mark, from the start (or the end). Rows: `(json, sort columns…)`.
     func seekPage(from mark: PostgresPageMarks.Mark?, backward: Bool, skip: Int, rows: Int) -> PostgresQuery {
-        var binds = filterBinds
-        var seek = ""
+        var walked = filters
         if let mark {
             let (primary, id) = Self.markColumns(sort)
-            let value: String
-            switch mark.primary {
-            case .text(let text):
-                binds.append(text)
-                value = "$\(binds.count)"
-            case .integer(let integer):
-                binds.append(integer)
-                value = "$\(binds.count)"
+            let value: PostgresSQL = switch mark.primary {
+            case .text(let text): "\(text)"
+            case .integer(let integer): "\(integer)"
             }
             // Whether the walk goes up the primary column's values (the order's direction).
             let descendingSort = sort == .nameDescending || sort == .emailDescending || sort == .createdAtDescending
             let up = descendingSort == backward
             let (past, fromMark) = up ? (">", ">=") : ("<", "<=")
             if let id, let markID = mark.id {
-                binds.append(markID)
-                let idValue = "$\(binds.count)"
                 // Ties are broken by ascending id in either order; reversed, by descending id.
                 let idFromMark = backward ? "<=" : ">="
                 if descendingSort {
                     // The index runs the primary column one way and the id the other: seek on the
                     // primary column, and leave out the tied rows on the near side of the mark.
-                    seek = "\(primary) \(fromMark) \(value) AND (\(primary) \(past) \(value) OR \(id) \(idFromMark) \(idValue))"
+                    walked.append("""
+                        \(unescaped: primary) \(unescaped: fromMark) \(value) \
+                        AND (\(unescaped: primary) \(unescaped: past) \(value) OR \(unescaped: id) \(unescaped: idFromMark) \(markID))
+                        """)
                 } else {
-                    seek = "(\(primary), \(id)) \(fromMark) (\(value), \(idValue))"
+                    walked.append("(\(unescaped: primary), \(unescaped: id)) \(unescaped: fromMark) (\(value), \(markID))")
                 }
             } else {
-                seek = "\(primary) \(fromMark) \(value)"
+                walked.append("\(unescaped: primary) \(unescaped: fromMark) \(value)")
             }
         }
-        let filter = [condition.isEmpty ? "" : String(condition.dropFirst("WHERE ".count)), seek].filter { !$0.isEmpty }
-        let walked = filter.isEmpty ? "" : "WHERE " + filter.joined(separator: " AND ")
-        binds.append(rows)
-        binds.append(skip)
         let order = backward ? ListPlan.reversedOrderBy(sort) : ListPlan.orderBy(sort)
         let key = sort == .email || sort == .emailDescending ? "email_key" : "id"
         let columns = Self.sortColumns(sort)
-        return PostgresQuery(
-            unsafeSQL: """
-                SELECT stored.json, \(columns) FROM (SELECT \(columns) FROM users \(walked) ORDER BY \(order) \
-                LIMIT $\(binds.count - 1) OFFSET $\(binds.count)) AS users \
-                JOIN users AS stored ON stored.\(key) = users.\(key) ORDER BY \(order)
-                """,
-            binds: binds)
+        let seek: PostgresSQL = """
+            SELECT stored.json, \(unescaped: columns) FROM (SELECT \(unescaped: columns) FROM users \(Self.whereClause(walked)) \
+            ORDER BY \(unescaped: order) LIMIT \(rows) OFFSET \(skip)) AS users \
+            JOIN users AS stored ON stored.\(unescaped: key) = users.\(unescaped: key) ORDER BY \(unescaped: order)
+            """
+        return seek.query
     }
 
     /// The sort's primary column and its tie-breaker (none for the unique email).
@@ -236,8 +210,8 @@ struct PostgresListQuery {
     /// The search as `user_keys` matches it: both keys in one text, one trigram index. The
     /// newline between them is in no key and in no search (validation keeps control characters
     /// out of both), so a match is a match within one key.
-    static func keysMatch(_ table: String, _ pattern: String) -> String {
-        "(\(table).name_key || E'\\n' || \(table).email_key) LIKE \(pattern)"
+    static func keysMatch(_ table: String, _ pattern: String) -> PostgresSQL {
+        "(\(unescaped: table).name_key || E'\\n' || \(unescaped: table).email_key) LIKE \(pattern)"
     }
 
     /// LIKE's wildcards and its escape character (backslash, the default) taken literally.
@@ -250,7 +224,7 @@ struct PostgresListQuery {
         return escaped
     }
 
-    private static func whereClause(_ conditions: [String]) -> String {
-        conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+    private static func whereClause(_ conditions: [PostgresSQL]) -> PostgresSQL {
+        conditions.isEmpty ? "" : "WHERE \(PostgresSQL.joined(conditions, separator: " AND "))"
     }
 }

@@ -46,37 +46,60 @@ enum PostgresUserRows {
         return seqs
     }
 
-    /// A new user from a draft. An id collision needs two creates in one millisecond drawing
-    /// the same 40 random bits; should it happen, the id is drawn again.
-    static func insert(_ draft: UserDraft, atMilliseconds milliseconds: Int64, on connection: PostgresConnection, logger: Logger) async throws -> User {
-        while true {
-            let user = User(
-                id: UserID.make(milliseconds: milliseconds), name: draft.name, email: draft.email,
-                role: draft.role ?? .member, status: draft.status ?? .active,
-                createdAt: Milliseconds.date(milliseconds), updatedAt: Milliseconds.date(milliseconds))
-            let inserted = try await refusingTakenEmail {
-                try await connection.query("""
-                    INSERT INTO users (id, name, email, role, status, created_at, updated_at, name_key, email_key, json)
-                    VALUES (\(user.id), \(user.name), \(user.email), \(user.role.rawValue), \(user.status.rawValue),
-                        \(milliseconds), \(milliseconds), \(SortKey.of(user.name)), \(SortKey.of(user.email)),
-                        \(UserJSON.objectText(user)))
-                    ON CONFLICT (id) DO NOTHING RETURNING seq
-                    """, logger: logger).collect()
-            }
-            if !inserted.isEmpty { return user }
+    /// Inserts a new user, with its SCIM columns when made over SCIM; false when its id is taken.
+    /// - Throws: `emailTaken`, `userNameTaken`.
+    static func insert(_ user: User, scim: SCIMUserWrite?, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
+        let query: PostgresQuery
+        // A Roster API insert names only the columns every schema version has (tests fill
+        // databases at old versions through it).
+        if let scim {
+            let document = PostgresSCIMDocument(scim.document)
+            query = """
+                INSERT INTO users (id, name, email, role, status, created_at, updated_at, name_key, email_key, json,
+                    user_name, user_name_key, scim, scim_json)
+                VALUES (\(user.id), \(user.name), \(user.email), \(user.role.rawValue), \(user.status.rawValue),
+                    \(Milliseconds.of(user.createdAt)), \(Milliseconds.of(user.updatedAt)), \(SortKey.of(user.name)),
+                    \(SortKey.of(user.email)), \(UserJSON.objectText(user)), \(scim.userName), \(SortKey.of(scim.userName)),
+                    \(document.text), \(document.jsonText)::jsonb)
+                ON CONFLICT (id) DO NOTHING RETURNING seq
+                """
+        } else {
+            query = """
+                INSERT INTO users (id, name, email, role, status, created_at, updated_at, name_key, email_key, json)
+                VALUES (\(user.id), \(user.name), \(user.email), \(user.role.rawValue), \(user.status.rawValue),
+                    \(Milliseconds.of(user.createdAt)), \(Milliseconds.of(user.updatedAt)), \(SortKey.of(user.name)),
+                    \(SortKey.of(user.email)), \(UserJSON.objectText(user)))
+                ON CONFLICT (id) DO NOTHING RETURNING seq
+                """
         }
+        return try await !refusingTakenNames { try await connection.query(query, logger: logger).collect() }.isEmpty
     }
 
-    static func update(_ user: User, on connection: PostgresConnection, logger: Logger) async throws {
-        _ = try await refusingTakenEmail {
-            try await connection.query("""
+    /// Writes the user's columns, and its SCIM columns when written over SCIM, to row `seq`.
+    /// - Throws: `emailTaken`, `userNameTaken`.
+    static func update(_ user: User, seq: Int64, scim: SCIMUserWrite?, on connection: PostgresConnection, logger: Logger) async throws {
+        let query: PostgresQuery
+        if let scim {
+            let document = PostgresSCIMDocument(scim.document)
+            query = """
+                UPDATE users SET name = \(user.name), email = \(user.email), role = \(user.role.rawValue),
+                    status = \(user.status.rawValue), updated_at = \(Milliseconds.of(user.updatedAt)),
+                    name_key = \(SortKey.of(user.name)), email_key = \(SortKey.of(user.email)),
+                    json = \(UserJSON.objectText(user)), user_name = \(scim.userName),
+                    user_name_key = \(SortKey.of(scim.userName)), scim = \(document.text),
+                    scim_json = \(document.jsonText)::jsonb, revision = revision + 1
+                WHERE seq = \(seq)
+                """
+        } else {
+            query = """
                 UPDATE users SET name = \(user.name), email = \(user.email), role = \(user.role.rawValue),
                     status = \(user.status.rawValue), updated_at = \(Milliseconds.of(user.updatedAt)),
                     name_key = \(SortKey.of(user.name)), email_key = \(SortKey.of(user.email)),
                     json = \(UserJSON.objectText(user)), revision = revision + 1
-                WHERE id = \(user.id)
-                """, logger: logger).collect()
+                WHERE seq = \(seq)
+                """
         }
+        _ = try await refusingTakenNames { try await connection.query(query, logger: logger).collect() }
     }
 
     /// Keeps `users.json` true after a change that is not to the user's own row: a membership,
@@ -91,14 +114,16 @@ enum PostgresUserRows {
         }
     }
 
-    /// Runs a write, turning the unique email index's refusal into `StoreError.emailTaken`; so
-    /// is the userName index's (for a Roster API write, the email is someone's SCIM userName).
-    private static func refusingTakenEmail<T>(_ write: () async throws -> T) async throws -> T {
+    /// Runs a write, turning the unique indexes' refusals of an email or userName into the store's.
+    private static func refusingTakenNames<T>(_ write: () async throws -> T) async throws -> T {
         do {
             return try await write()
-        } catch let error as PSQLError
-            where [.some("users_email_key"), .some(PostgresSchema.userNameIndex.name)].contains(PostgresErrors.uniqueViolation(error)) {
-            throw StoreError.emailTaken
+        } catch let error as PSQLError {
+            switch PostgresErrors.uniqueViolation(error) {
+            case "users_email_key": throw StoreError.emailTaken
+            case PostgresSchema.userNameIndex.name: throw StoreError.userNameTaken
+            default: throw error
+            }
         }
     }
 }

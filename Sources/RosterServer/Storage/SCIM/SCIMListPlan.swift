@@ -60,7 +60,7 @@ struct SCIMListPlan {
     /// The page of a filtered list in `seq` order, read by walking the table in that order
     /// up to `lastSeq` and no further, in SQLite's words (`NOT INDEXED`). Matches up to a `seq`
     /// are the first of all matches in that order, so a walk that finds a whole page found
-    /// the page. See `UserStore.walksTableInOrder`.
+    /// the page. See `SQLiteStore.walksTableInOrder`.
     func tableOrderPage(upToSeq lastSeq: Int64) -> (sql: String, arguments: [SQLArgument])? {
         guard inTableOrder, let condition else { return nil }
         var arguments = conditionArguments

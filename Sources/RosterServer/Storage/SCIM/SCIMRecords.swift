@@ -4,7 +4,7 @@ import RosterKit
 
 /// A user as SCIM reads them: the Roster user (groups included), their userName, the SCIM
 /// document (nil when never written over SCIM) and the revision behind their ETag.
-struct SCIMUserRecord: Sendable {
+struct SCIMUserRecord: SCIMVersioned {
     var seq: Int64
     var user: User
     var userName: String
@@ -44,7 +44,7 @@ extension SCIMUserRecord {
 }
 
 /// A group as SCIM reads it: the Roster group, its document, revision, and members.
-struct SCIMGroupRecord: Sendable {
+struct SCIMGroupRecord: SCIMVersioned {
     var seq: Int64
     var group: Group
     var document: SCIMObject?
@@ -128,6 +128,11 @@ enum SCIMDocumentColumn {
     static func text(_ document: SCIMObject) -> String {
         SCIMJSONWriter.text(.object(document))
     }
+}
+
+/// A SCIM resource as read for a write: its version is what `If-Match` is compared with.
+protocol SCIMVersioned: Sendable {
+    var version: String { get }
 }
 
 /// Weak entity tags from revisions, and `If-Match` / `If-None-Match` lists compared weakly

@@ -1,7 +1,7 @@
 import Foundation
 
-/// What `SCIMService` asks of storage, on SQLite (`UserStore`) and PostgreSQL
-/// (`PostgresUserStore`) alike: the same rows and write generation as the Roster API.
+/// What `SCIMService` asks of storage, on SQLite (`SQLiteStore`) and PostgreSQL
+/// (`PostgresStore`) alike: the same rows and write generation as the Roster API.
 ///
 /// Every write is one transaction: a modify reads the resource, checks `If-Match`
 /// (`versionMismatch`) and writes what `change` makes of it, so it never applies to a version it
@@ -30,4 +30,4 @@ protocol SCIMStore: Sendable {
     func deleteSCIMGroup(id: String, ifMatch: String?) async throws
 }
 
-extension UserStore: SCIMStore {}
+extension SQLiteStore: SCIMStore {}

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// Opens (creating when missing) the SQLite file that holds the directory.
-enum UserDatabase {
+enum SQLiteDatabase {
     /// How much of the file reads map (SQLite caps it at its build's maximum, 2 GiB by default).
     static let mmapSize = 1 << 32
 
@@ -12,6 +12,9 @@ enum UserDatabase {
             at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
+        // A write rule's transaction spans several accesses to the writer, taking turns so no
+        // other write runs inside it (`SQLiteWriter`).
+        configuration.allowsUnsafeTransactions = true
         configuration.prepareDatabase { db in
             // DatabasePool runs in WAL mode. FULL makes each commit wait for the WAL fsync, so a
             // 201 means the row is on disk: neither a killed process nor a lost machine undoes it.

@@ -4,12 +4,13 @@ import RosterKit
 
 /// Bulk insert for `--seed`: `COPY users FROM STDIN` in one transaction, with the indexes
 /// dropped before and built once after (a million rows: seconds, where row-by-row index
-/// upkeep, the trigram index above all, takes minutes).
-extension PostgresUserStore {
+/// upkeep, the trigram index above all, takes minutes), then the groups and their memberships.
+extension PostgresStore {
     /// COPY with the indexes rebuilt after is already the bulk path on PostgreSQL.
-    func bulkInsert(_ users: [User]) async throws { try await insertAll(users) }
+    func insertAll(_ users: [User]) async throws { try await bulkInsert(BulkDirectory(users: users)) }
 
-    func insertAll(_ users: [User]) async throws {
+    func bulkInsert(_ directory: BulkDirectory) async throws {
+        let users = directory.users
         try await write { connection in
             // Index builds sort in memory up to this; the default (64 MB) spills a million keys to disk.
             try await connection.query("SET LOCAL maintenance_work_mem = '512MB'", logger: self.logger)
@@ -39,11 +40,15 @@ extension PostgresUserStore {
             for index in PostgresSchema.userIndexes {
                 try await connection.query(PostgresQuery(unsafeSQL: "CREATE \(index.definition)"), logger: self.logger)
             }
+            try await PostgresBulkGroups.insert(directory, on: connection, logger: self.logger)
         }
         // Statistics for the planner, and the visibility map that lets a deep page skip its
         // rows in an index-only scan (`PostgresListQuery`); VACUUM cannot run in a transaction.
         try await database.client.query("VACUUM (ANALYZE) users", logger: logger)
         try await database.client.query("VACUUM (ANALYZE) user_keys", logger: logger)
+        if !directory.groups.isEmpty {
+            try await database.client.query("VACUUM (ANALYZE) memberships", logger: logger)
+        }
     }
 }
 

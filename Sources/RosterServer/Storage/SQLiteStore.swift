@@ -3,10 +3,12 @@ import GRDB
 import NIOPosix
 import RosterKit
 
-/// The user directory on SQLite. Drafts arrive validated and normalized; the store decides only
-/// what the database must decide: whether the id exists and whether the email is free.
-final class UserStore: Sendable {
+/// The user directory on SQLite: its reads here, its writes the rules of `RowStore` over its
+/// rows (`SQLiteRows`).
+final class SQLiteStore: Sendable {
     let pool: DatabasePool
+    /// Where writes run; see `write(_:)` and `writeRows(_:)`.
+    private let writer: SQLiteWriter
     /// Where reads run; see `read(_:)`.
     private let readers: ReadConnections
     /// Moves after every commit to the file, by any process; see `generation()`.
@@ -18,22 +20,19 @@ final class UserStore: Sendable {
 
     /// How long a long read (`longRead`) may run before it is stopped.
     let queryBudget: Duration
-    /// Long enough for any list a person pages through at a million users (a deep page, a
-    /// search of three characters or more, a prefix-served short search); a scan for a rare
-    /// one- or two-character pattern at that size takes longer and is better typed out.
-    static let defaultQueryBudget = Duration.milliseconds(250)
 
     /// - Parameter keepsListOrders: false reads every list with SQL alone (for tests that compare).
-    init(pool: DatabasePool, queryBudget: Duration = UserStore.defaultQueryBudget, keepsListOrders: Bool = true) {
+    init(pool: DatabasePool, queryBudget: Duration = QueryBudget.standard, keepsListOrders: Bool = true) {
         self.pool = pool
+        self.writer = SQLiteWriter(pool: pool)
         self.queryBudget = queryBudget
         self.listOrders = keepsListOrders ? ListOrderCache() : nil
         self.readers = ReadConnections(path: pool.path, configuration: pool.configuration)
         self.generations = DatabaseGeneration(path: pool.path, configuration: pool.configuration)
     }
 
-    convenience init(path: String, queryBudget: Duration = UserStore.defaultQueryBudget, keepsListOrders: Bool = true) throws {
-        self.init(pool: try UserDatabase.open(path: path), queryBudget: queryBudget, keepsListOrders: keepsListOrders)
+    convenience init(path: String, queryBudget: Duration = QueryBudget.standard, keepsListOrders: Bool = true) throws {
+        self.init(pool: try SQLiteDatabase.open(path: path), queryBudget: queryBudget, keepsListOrders: keepsListOrders)
     }
 
     /// The database's write generation: it moves after every write that committed, whichever
@@ -108,80 +107,14 @@ final class UserStore: Sendable {
         return user
     }
 
-    func create(_ draft: UserDraft, at now: Date) async throws -> User {
-        let milliseconds = Milliseconds.of(now)
-        return try await write { db in try Self.insertUser(draft, atMilliseconds: milliseconds, in: db) }
-    }
-
-    /// A create sent with an `Idempotency-Key`: the first answer to the key again when it was
-    /// already used with the same body within its lifetime, otherwise a new user whose key record
-    /// is written in the same transaction. Writes are serialized, so of creates racing with one
-    /// key exactly one inserts and the others, once it commits, replay its answer.
-    /// - Throws: `StoreError.idempotencyKeyReused` when the key came with another body.
-    func create(_ draft: UserDraft, at now: Date, idempotency request: IdempotentRequest) async throws -> CreateResult<User> {
-        let milliseconds = Milliseconds.of(now)
-        return try await write { db in
-            try IdempotencyRecord.create(request, atMilliseconds: milliseconds, in: db) {
-                let user = try Self.insertUser(draft, atMilliseconds: milliseconds, in: db)
-                return (user, IdempotentAnswer(resourceID: user.id, response: UserJSON.envelope(user)))
-            }
-        }
-    }
-
     /// The first answer to a live key, read without waiting for the writer: a retry whose
     /// first attempt committed is answered here. Nil when the key is new or expired.
     /// - Throws: `StoreError.idempotencyKeyReused` when the key came with another body.
     func firstAnswer(to request: IdempotentRequest, at now: Date) async throws -> IdempotentAnswer? {
         let milliseconds = Milliseconds.of(now)
-        return try read { db in try IdempotencyRecord.answer(to: request, atMilliseconds: milliseconds, in: db) }
-    }
-
-    private static func insertUser(_ draft: UserDraft, atMilliseconds milliseconds: Int64, in db: Database) throws -> User {
-        let statement = try db.cachedStatement(sql: UserRow.insertSQL)
-        // An id collision needs two creates in one millisecond drawing the same 40 random
-        // bits; should it happen, draw again.
-        while true {
-            let user = User(
-                id: UserID.make(milliseconds: milliseconds), name: draft.name, email: draft.email,
-                role: draft.role ?? .member, status: draft.status ?? .active,
-                createdAt: Milliseconds.date(milliseconds), updatedAt: Milliseconds.date(milliseconds))
-            do {
-                try statement.execute(arguments: UserRow.insertArguments(user))
-                return user
-            } catch {
-                switch UserRow.uniqueViolation(error) {
-                case .email, .userName: throw StoreError.emailTaken
-                case .id: continue
-                case nil: throw error
-                }
-            }
-        }
-    }
-
-    func update(id: String, with draft: UserDraft, at now: Date) async throws -> User {
-        try await write { db in
-            guard var user = try UserRow.fetch(id: id, in: db) else { throw StoreError.notFound }
-            user.name = draft.name
-            user.email = draft.email
-            user.role = draft.role ?? user.role
-            user.status = draft.status ?? user.status
-            user.updatedAt = Milliseconds.date(max(Milliseconds.of(now), Milliseconds.of(user.createdAt)))
-            do {
-                try db.cachedStatement(sql: UserRow.updateSQL).execute(arguments: UserRow.updateArguments(user))
-            } catch let error where [.email, .userName].contains(UserRow.uniqueViolation(error)) {
-                throw StoreError.emailTaken
-            }
-            try SCIMUserDocument.follow(user, in: db)
-            return user
-        }
-    }
-
-    /// Removes the user; their memberships go in the same transaction (ON DELETE CASCADE).
-    func delete(id: String) async throws -> User {
-        try await write { db in
-            guard let user = try UserRow.fetch(id: id, in: db) else { throw StoreError.notFound }
-            try db.cachedStatement(sql: "DELETE FROM users WHERE id = ?").execute(arguments: [id])
-            return user
+        return try read { db in
+            try KeyedCreate.answer(
+                to: request, from: IdempotencyRecord.fetch(request.key, createdAfter: milliseconds - IdempotentRequest.lifetime, in: db))
         }
     }
 
@@ -201,10 +134,10 @@ final class UserStore: Sendable {
         }
     }
 
-    /// Inserts many new users (ids, times and all) in one transaction, building the indexes
-    /// once at the end instead of row by row (`BulkLoad`): for seeding.
-    func bulkInsert(_ users: [User]) async throws {
-        try await write { db in try BulkLoad.insert(users, in: db) }
+    /// Inserts many new users (ids, times and all) and groups of them in one transaction,
+    /// building the indexes once at the end instead of row by row (`BulkLoad`): for seeding.
+    func bulkInsert(_ directory: BulkDirectory) async throws {
+        try await write { db in try BulkLoad.insert(directory, in: db) }
     }
 
     /// Every quick read goes through here: it runs on the calling thread (`ReadConnections`).
@@ -251,24 +184,15 @@ final class UserStore: Sendable {
         }
     }
 
-    /// Every write goes through here: one transaction on the pool's writer. Once it commits,
-    /// `generation()` has moved in every process; a refusal rolls back and moves nothing.
+    /// A write of one synchronous closure, in one transaction on the pool's writer, in its turn
+    /// (`SQLiteWriter`). Once it commits, `generation()` has moved in every process; a refusal
+    /// rolls back and moves nothing.
     func write<T: Sendable>(_ updates: @Sendable @escaping (Database) throws -> T) async throws -> T {
-        try await pool.write(updates)
+        try await writer.write(updates)
     }
-}
 
-/// What a create with an idempotency key did.
-enum CreateResult<Resource: Sendable>: Sendable {
-    /// A new user or group, and the answer recorded for its key.
-    case created(Resource, IdempotentAnswer)
-    /// The key's first answer, again; nothing was written.
-    case replayed(IdempotentAnswer)
-
-    /// The answer to send: the one recorded for the key (a new create's, or the first's).
-    var answer: IdempotentAnswer {
-        switch self {
-        case .created(_, let answer), .replayed(let answer): answer
-        }
+    /// The write rules' transactions (`RowStore`).
+    func writeRows<T: Sendable>(_ body: @escaping @Sendable (SQLiteRows) async throws -> T) async throws -> T {
+        try await writer.transaction { transaction in try await body(SQLiteRows(transaction: transaction)) }
     }
 }

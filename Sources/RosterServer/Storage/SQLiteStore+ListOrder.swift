@@ -2,7 +2,7 @@ import GRDB
 import RosterKit
 
 /// Deep pages and trigram searches of the unfiltered list, placed by the sort's `ListOrder`.
-extension UserStore {
+extension SQLiteStore {
     /// The list's envelope, or nil when it is read as before: a filtered list, a short search,
     /// or no `ListOrder` for the current write generation yet.
     func envelopeByListOrder(_ query: UserListQuery) async throws -> [UInt8]? {

@@ -6,10 +6,10 @@ import RosterKit
 /// The user directory on PostgreSQL, for any number of roster-servers on one database. Every
 /// write is one transaction that first bumps `roster_generation`, so writers take turns
 /// across processes and every commit moves the generation the list caches key on.
-final class PostgresUserStore: DirectoryStore {
+final class PostgresStore: DirectoryStore, RowStore {
     let database: PostgresDatabase
     /// How long a list statement that may walk many rows may run before PostgreSQL cancels it
-    /// (`statement_timeout`); the call then answers 503, as on SQLite (`UserStore.queryBudget`).
+    /// (`statement_timeout`); the call then answers 503, as on SQLite (`SQLiteStore.queryBudget`).
     let queryBudget: Duration
     var logger: Logger { database.logger }
     /// Where pages begin and end, for lists walked in a sort's index; nil walks every page from
@@ -22,7 +22,7 @@ final class PostgresUserStore: DirectoryStore {
     private let generationReads: SharedReads<UInt64>
 
     init(
-        database: PostgresDatabase, queryBudget: Duration = UserStore.defaultQueryBudget,
+        database: PostgresDatabase, queryBudget: Duration = QueryBudget.standard,
         keepsPageMarks: Bool = true, keepsListOrders: Bool = true
     ) {
         self.database = database
@@ -172,42 +172,6 @@ final class PostgresUserStore: DirectoryStore {
         return isEmpty
     }
 
-    // MARK: Writes
-
-    func create(_ draft: UserDraft, at now: Date) async throws -> User {
-        let milliseconds = Milliseconds.of(now)
-        return try await write { connection in
-            try await PostgresUserRows.insert(draft, atMilliseconds: milliseconds, on: connection, logger: self.logger)
-        }
-    }
-
-    func update(id: String, with draft: UserDraft, at now: Date) async throws -> User {
-        try await write { connection in
-            guard var user = try await PostgresUserRows.fetchWithSeq(id: id, on: connection, logger: self.logger)?.user else {
-                throw StoreError.notFound
-            }
-            user.name = draft.name
-            user.email = draft.email
-            user.role = draft.role ?? user.role
-            user.status = draft.status ?? user.status
-            user.updatedAt = Milliseconds.date(max(Milliseconds.of(now), Milliseconds.of(user.createdAt)))
-            try await PostgresUserRows.update(user, on: connection, logger: self.logger)
-            try await PostgresSCIMUserDocument.follow(user, on: connection, logger: self.logger)
-            return user
-        }
-    }
-
-    /// Removes the user; their memberships go in the same transaction (ON DELETE CASCADE).
-    func delete(id: String) async throws -> User {
-        try await write { connection in
-            guard let user = try await PostgresUserRows.fetchWithSeq(id: id, on: connection, logger: self.logger)?.user else {
-                throw StoreError.notFound
-            }
-            try await connection.query("DELETE FROM users WHERE id = \(id)", logger: self.logger)
-            return user
-        }
-    }
-
     // MARK: Transactions
 
     /// Every write goes through here: one transaction, which first takes the generation row
@@ -218,6 +182,11 @@ final class PostgresUserStore: DirectoryStore {
             try await connection.query("UPDATE roster_generation SET value = value + 1", logger: self.logger)
             return try await updates(connection)
         }
+    }
+
+    /// The write rules' transactions (`RowStore`).
+    func writeRows<T: Sendable>(_ body: @escaping @Sendable (PostgresRows) async throws -> T) async throws -> T {
+        try await write { connection in try await body(PostgresRows(connection: connection, logger: self.logger)) }
     }
 
     /// Reads in one snapshot (a list's total and its page agree), on one connection.

@@ -3,7 +3,7 @@ import PostgresNIO
 import RosterKit
 
 /// Deep pages and searches of the unfiltered list on PostgreSQL, placed by the sort's in-memory
-/// `ListOrder`, as on SQLite (`UserStore+ListOrder`): a deep page is its slice of `seq`s, a
+/// `ListOrder`, as on SQLite (`SQLiteStore+ListOrder`): a deep page is its slice of `seq`s, a
 /// page of a search is `memchr` over the order's packed keys (for the total of a search of three
 /// characters or more too, see `memorySearchCandidateLimit`), and then the page's 50 rows are
 /// read by `seq`. Without it the first visit of page 15,000
@@ -14,7 +14,7 @@ import RosterKit
 /// no request waits for it. Every list reads the generation first, in its own snapshot, and an
 /// order is used only by a snapshot at the generation it was walked in: a write by any replica
 /// moves the generation, so the next list reads with SQL until the order is walked again.
-extension PostgresUserStore {
+extension PostgresStore {
     /// The list's envelope read with the order on `connection` (a read-only transaction that
     /// has run no statement yet), or nil when it is read as before.
     func envelopeByListOrder(_ query: UserListQuery, on connection: PostgresConnection) async throws -> [UInt8]? {

@@ -1,0 +1,42 @@
+import Foundation
+import Logging
+import PostgresNIO
+import RosterKit
+
+/// SCIM's reads of users on PostgreSQL; their writes are `RowStore`'s.
+extension PostgresStore: SCIMStore {
+    func scimUsers(_ query: SCIMListQuery) async throws -> (total: Int, records: [SCIMUserRecord]) {
+        let plan = try SCIMListPlan(select: SCIMUserRecord.columns, columns: SCIMUserColumns(dialect: PostgresSCIMDialect()), query: query)
+        return try await readOnly { connection in
+            let total = try await PostgresSCIMRows.count(plan, on: connection, logger: self.logger)
+            guard plan.limit > 0, plan.offset < total else { return (total, []) }
+            let page = PostgresSCIMDialect.query(plan.pageSQL, plan.pageArguments)
+            return (total, try await PostgresSCIMRows.users(page, on: connection, logger: self.logger))
+        }
+    }
+
+    func scimUser(id: String) async throws -> SCIMUserRecord {
+        let record = try await readOnly { connection in
+            try await PostgresSCIMRows.user(id: id, on: connection, logger: self.logger)
+        }
+        guard let record else { throw StoreError.notFound }
+        return record
+    }
+}
+
+/// Keeps a user's SCIM document true to a Roster API edit of their name, email, role or
+/// status, in the edit's transaction (as `SCIMUserDocument` does on SQLite).
+enum PostgresSCIMUserDocument {
+    static func follow(_ user: User, on connection: PostgresConnection, logger: Logger) async throws {
+        var stored: String?
+        for try await text in try await connection.query("SELECT scim FROM users WHERE id = \(user.id)", logger: logger).decode(String?.self) {
+            stored = text
+        }
+        guard let document = SCIMDocumentColumn.read(stored) else { return }
+        let followed = SCIMUserResource.following(document, user: user)
+        guard followed != document else { return }
+        let written = PostgresSCIMDocument(followed)
+        try await connection.query(
+            "UPDATE users SET scim = \(written.text), scim_json = \(written.jsonText)::jsonb WHERE id = \(user.id)", logger: logger)
+    }
+}

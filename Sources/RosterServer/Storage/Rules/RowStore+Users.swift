@@ -1,0 +1,62 @@
+import Foundation
+import RosterKit
+
+/// The Roster API's user writes. Drafts arrive validated and normalized; the store decides
+/// only what the database must decide: whether the id exists and whether the email is free.
+extension RowStore {
+    func create(_ draft: UserDraft, at now: Date) async throws -> User {
+        let milliseconds = Milliseconds.of(now)
+        return try await writeRows { rows in try await Self.insertUser(draft, atMilliseconds: milliseconds, rows: rows) }
+    }
+
+    /// A create sent with an `Idempotency-Key` (`KeyedCreate`).
+    func create(_ draft: UserDraft, at now: Date, idempotency request: IdempotentRequest) async throws -> CreateResult<User> {
+        try await create(idempotency: request, at: now, response: { UserJSON.envelope($0) }) { rows, milliseconds in
+            try await Self.insertUser(draft, atMilliseconds: milliseconds, rows: rows)
+        }
+    }
+
+    private static func insertUser(_ draft: UserDraft, atMilliseconds milliseconds: Int64, rows: Rows) async throws -> User {
+        try await FreshID.insert(atMilliseconds: milliseconds) { id in
+            User(
+                id: id, name: draft.name, email: draft.email, role: draft.role ?? .member, status: draft.status ?? .active,
+                createdAt: Milliseconds.date(milliseconds), updatedAt: Milliseconds.date(milliseconds))
+        } insert: { user in
+            try await refusingTakenEmail { try await rows.insert(user, scim: nil) }
+        }
+    }
+
+    /// Runs a Roster API write of a user. The email stands for the userName of a user without
+    /// one, so a userName taken by the email is a taken email.
+    private static func refusingTakenEmail<T>(_ write: () async throws -> T) async throws -> T {
+        do {
+            return try await write()
+        } catch StoreError.userNameTaken {
+            throw StoreError.emailTaken
+        }
+    }
+
+    func update(id: String, with draft: UserDraft, at now: Date) async throws -> User {
+        try await writeRows { rows in
+            guard let (seq, current) = try await rows.user(id: id) else { throw StoreError.notFound }
+            var user = current
+            user.name = draft.name
+            user.email = draft.email
+            user.role = draft.role ?? user.role
+            user.status = draft.status ?? user.status
+            user.updatedAt = Milliseconds.date(max(Milliseconds.of(now), Milliseconds.of(user.createdAt)))
+            try await Self.refusingTakenEmail { try await rows.update(user, seq: seq, scim: nil) }
+            try await rows.followSCIMDocument(of: user)
+            return user
+        }
+    }
+
+    /// Removes the user; their memberships go in the same transaction (ON DELETE CASCADE).
+    func delete(id: String) async throws -> User {
+        try await writeRows { rows in
+            guard let (seq, user) = try await rows.user(id: id) else { throw StoreError.notFound }
+            try await rows.deleteUser(seq: seq)
+            return user
+        }
+    }
+}

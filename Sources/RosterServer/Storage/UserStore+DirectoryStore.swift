@@ -1,3 +1,0 @@
-/// The SQLite store is the Roster API's directory; every operation is `UserStore`'s own (its
-/// `generation()` follows SQLite's `data_version`, so other processes' writes count too).
-extension UserStore: DirectoryStore {}
