@@ -58,7 +58,7 @@ if unexpected:
     sys.exit(1)
 if [r["name"] for r in bad] == [known]:
     print(f'scim-sanity: the one failure is the known one, "{known}": the probe adds a member id that does not exist,')
-    print("  and roster-server answers 400 invalidValue by design (membership integrity, DESIGN.md). Passing.")
+    print("  and roster-server answers 400 invalidValue by design (membership integrity, docs/api.md). Passing.")
     sys.exit(0)
 print(f'scim-sanity: "{known}" did not fail as expected: look at what the server answered.')
 sys.exit(1)
