@@ -115,7 +115,7 @@ enum Schema {
     // `member_count` is kept by triggers, so a page of groups does not count its members.
     // Memberships go with their group or user (ON DELETE CASCADE, in the deleting transaction);
     // the cascade fires the count triggers too. Users' stored JSON carries their groups; the
-    // store rewrites it whenever a membership or a group's name changes (`StoredUserJSON`).
+    // store rewrites it whenever a membership or a group's name changes (`SQLiteRows.refreshJSON`).
     private static let v3 = """
         CREATE TABLE groups (
             seq INTEGER PRIMARY KEY,
