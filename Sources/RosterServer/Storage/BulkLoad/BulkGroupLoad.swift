@@ -6,8 +6,7 @@ import RosterKit
 /// A group's members go in with one statement that reads their `seq`s from a JSON array. The
 /// member count trigger and the by-user index are dropped for the load and made again from
 /// their own SQL afterwards (as `BulkLoad` does for the users'): the count is set once per
-/// group, and the index is built in one sorted pass instead of 1.2 million inserts at a
-/// million users.
+/// group, and the index is built in one sorted pass instead of row by row.
 enum BulkGroupLoad {
     /// Inserts `groups`; a member is the user whose `seq` is at its place in `userSeqs`.
     static func insert(_ groups: [BulkGroup], userSeqs: [Int64], in db: Database) throws {
