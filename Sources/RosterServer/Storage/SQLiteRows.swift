@@ -8,6 +8,12 @@ import RosterKit
 struct SQLiteRows: DirectoryRows {
     let transaction: SQLiteTransaction
 
+    /// Whether a change to these users may take long enough to run on the writer's queue
+    /// (`SQLiteTransaction.run`): a few dozen rows take well under a millisecond.
+    private static func isMany(_ userSeqs: [Int64]) -> Bool {
+        userSeqs.count > 32
+    }
+
     /// Runs `literal` as a cached statement.
     private static func execute(_ literal: SQL, in db: Database) throws {
         try db.cachedStatement(literal: literal).execute()
@@ -85,7 +91,7 @@ struct SQLiteRows: DirectoryRows {
     }
 
     func userSeqs(ofIDs ids: [String]) async throws -> [String: Int64] {
-        try await transaction.run { db in
+        try await transaction.run(mayTakeLong: ids.count > 32) { db in
             var seqs: [String: Int64] = [:]
             for id in ids where seqs[id] == nil {
                 if let seq = try UserRow.seq(id: id, in: db) { seqs[id] = seq }
@@ -95,7 +101,7 @@ struct SQLiteRows: DirectoryRows {
     }
 
     func refreshJSON(userSeqs: [Int64]) async throws {
-        try await transaction.run { db in
+        try await transaction.run(mayTakeLong: Self.isMany(userSeqs)) { db in
             // Prepared once for what may be every member of a large group.
             let select = try db.cachedStatement(sql: "SELECT \(UserRow.columns) FROM users WHERE seq = ?")
             let update = try db.cachedStatement(sql: "UPDATE users SET json = ?, revision = revision + 1 WHERE seq = ?")
@@ -150,8 +156,9 @@ struct SQLiteRows: DirectoryRows {
         }
     }
 
+    /// Its memberships go with it (ON DELETE CASCADE): as many rows as it has members.
     func deleteGroup(seq: Int64) async throws {
-        try await transaction.run { db in try Self.execute("DELETE FROM groups WHERE seq = \(seq)", in: db) }
+        try await transaction.run(mayTakeLong: true) { db in try Self.execute("DELETE FROM groups WHERE seq = \(seq)", in: db) }
     }
 
     func memberSeqs(ofGroupSeq groupSeq: Int64) async throws -> [Int64] {
@@ -159,7 +166,7 @@ struct SQLiteRows: DirectoryRows {
     }
 
     func add(userSeqs: [Int64], toGroupSeq groupSeq: Int64) async throws -> [Int64] {
-        try await transaction.run { db in
+        try await transaction.run(mayTakeLong: Self.isMany(userSeqs)) { db in
             try userSeqs.filter { userSeq in
                 try Self.execute("INSERT OR IGNORE INTO memberships (group_seq, user_seq) VALUES (\(groupSeq), \(userSeq))", in: db)
                 return db.changesCount > 0 // this statement's own rows, not the count trigger's
@@ -168,7 +175,7 @@ struct SQLiteRows: DirectoryRows {
     }
 
     func remove(userSeqs: [Int64], fromGroupSeq groupSeq: Int64) async throws -> [Int64] {
-        try await transaction.run { db in
+        try await transaction.run(mayTakeLong: Self.isMany(userSeqs)) { db in
             try userSeqs.filter { userSeq in
                 try Self.execute("DELETE FROM memberships WHERE group_seq = \(groupSeq) AND user_seq = \(userSeq)", in: db)
                 return db.changesCount > 0
