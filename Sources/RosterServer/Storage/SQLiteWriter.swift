@@ -4,9 +4,9 @@ import GRDB
 /// rules run on SQLite as they do on PostgreSQL (`RowStore`).
 ///
 /// GRDB's `write` takes one synchronous closure. Here a transaction begins, runs statement by
-/// statement on the pool's writer connection (each a hop to its queue), and commits or rolls
+/// statement on the pool's writer connection (`SQLiteTransaction.run`), and commits or rolls
 /// back, while `turns` keeps every other writer of this store out until it has. The pool must
-/// allow transactions that outlive one access (`UserDatabase.open`). Other processes are kept
+/// allow transactions that outlive one access (`SQLiteDatabase.open`). Other processes are kept
 /// out by SQLite's own write lock, which BEGIN IMMEDIATE takes.
 struct SQLiteWriter: Sendable {
     let pool: DatabasePool

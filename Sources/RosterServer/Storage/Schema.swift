@@ -162,7 +162,7 @@ enum Schema {
     // `scim` is the SCIM document as last written over SCIM (every attribute but id, meta,
     // schemas, userName and groups, members in the order sent), NULL for a user never written
     // over SCIM; Roster's own columns stay the truth for name, email, role and status, and a
-    // Roster API edit updates the document to match (`SCIMUserDocument`). Groups keep theirs
+    // Roster API edit updates the document to match (`DirectoryRows.followSCIMDocument`). Groups keep theirs
     // (externalId and anything else beyond displayName and members) the same way.
     // `revision` counts a resource's changes (memberships included): its weak ETag, `W/"n"`.
     private static let v4 = """
