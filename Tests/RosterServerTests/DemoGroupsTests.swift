@@ -35,6 +35,16 @@ struct DemoGroupsTests {
         #expect(directory.users.allSatisfy { $0.groups.filter { departments.contains($0.name) }.count == 1 })
     }
 
+    @Test("the company is the first users: a larger seed adds users in no group")
+    func staffOnly() {
+        let directory = DemoData.directory(userCount: DemoGroups.staff + 300)
+        let inGroups = Set(directory.groups.flatMap(\.members))
+        #expect(inGroups == Set(0..<DemoGroups.staff))
+        #expect(directory.users[DemoGroups.staff...].allSatisfy { $0.groups.isEmpty })
+        let engineering = directory.groups.first { $0.group.name == "Engineering" }?.members.count ?? 0
+        #expect((4000...4800).contains(engineering))
+    }
+
     @Test("each user carries exactly the groups listing it, sorted as the store sorts them")
     func usersCarryTheirGroups() {
         let directory = DemoData.directory(userCount: 2000)

@@ -15,19 +15,4 @@ enum Memberships {
     static func userSeqs(ofGroupSeq groupSeq: Int64, in db: Database) throws -> [Int64] {
         try Int64.fetchAll(db.cachedStatement(literal: "SELECT user_seq FROM memberships WHERE group_seq = \(groupSeq)"))
     }
-
-    /// Adds the user to the group; false when they were already in it.
-    static func add(userSeq: Int64, toGroupSeq groupSeq: Int64, in db: Database) throws -> Bool {
-        try db.cachedStatement(literal: "INSERT OR IGNORE INTO memberships (group_seq, user_seq) VALUES (\(groupSeq), \(userSeq))")
-            .execute()
-        // Counts this statement's own rows only, not the count trigger's.
-        return db.changesCount > 0
-    }
-
-    /// Removes the user from the group; false when they were not in it.
-    static func remove(userSeq: Int64, fromGroupSeq groupSeq: Int64, in db: Database) throws -> Bool {
-        try db.cachedStatement(literal: "DELETE FROM memberships WHERE group_seq = \(groupSeq) AND user_seq = \(userSeq)")
-            .execute()
-        return db.changesCount > 0
-    }
 }

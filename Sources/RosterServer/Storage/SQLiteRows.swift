@@ -2,10 +2,22 @@ import Foundation
 import GRDB
 import RosterKit
 
-/// The rows of one SQLite write transaction (`SQLiteWriter`): each call runs its statements on
-/// the writer connection, inside the transaction.
+/// The rows of one SQLite write transaction (`SQLiteWriter`): the engine's SQL for the write
+/// rules (`RowStore`), and nothing they decide. Each call runs its statements on the writer
+/// connection, inside the transaction.
 struct SQLiteRows: DirectoryRows {
     let transaction: SQLiteTransaction
+
+    /// Whether a change to these users may take long enough to run on the writer's queue
+    /// (`SQLiteTransaction.run`): a few dozen rows take well under a millisecond.
+    private static func isMany(_ userSeqs: [Int64]) -> Bool {
+        userSeqs.count > 32
+    }
+
+    /// Runs `literal` as a cached statement.
+    private static func execute(_ literal: SQL, in db: Database) throws {
+        try db.cachedStatement(literal: literal).execute()
+    }
 
     // MARK: Users
 
@@ -14,23 +26,72 @@ struct SQLiteRows: DirectoryRows {
     }
 
     func insert(_ user: User, scim: SCIMUserWrite?) async throws -> Bool {
-        try await transaction.run { db in try UserRow.insert(user, scim: scim, in: db) }
+        try await transaction.run { db in
+            var columns: SQL = "id, name, email, role, status, created_at, updated_at, name_key, email_key, json"
+            var values: SQL = """
+                \(user.id), \(user.name), \(user.email), \(user.role.rawValue), \(user.status.rawValue),
+                \(Milliseconds.of(user.createdAt)), \(Milliseconds.of(user.updatedAt)), \(SortKey.of(user.name)),
+                \(SortKey.of(user.email)), \(UserJSON.objectText(user))
+                """
+            if let scim {
+                columns += ", user_name, user_name_key, scim"
+                values += ", \(scim.userName), \(SortKey.of(scim.userName)), \(SCIMDocumentColumn.text(scim.document))"
+            }
+            do {
+                try Self.refusingTakenNames { try Self.execute("INSERT INTO users (\(columns)) VALUES (\(values))", in: db) }
+                return true
+            } catch let error where UniqueIndex.of(error) == .userID {
+                return false
+            }
+        }
     }
 
     func update(_ user: User, seq: Int64, scim: SCIMUserWrite?) async throws {
-        try await transaction.run { db in try UserRow.update(user, seq: seq, scim: scim, in: db) }
+        try await transaction.run { db in
+            var assignments: SQL = """
+                name = \(user.name), email = \(user.email), role = \(user.role.rawValue), status = \(user.status.rawValue),
+                updated_at = \(Milliseconds.of(user.updatedAt)), name_key = \(SortKey.of(user.name)),
+                email_key = \(SortKey.of(user.email)), json = \(UserJSON.objectText(user)), revision = revision + 1
+                """
+            if let scim {
+                assignments += """
+                    , user_name = \(scim.userName), user_name_key = \(SortKey.of(scim.userName)),
+                    scim = \(SCIMDocumentColumn.text(scim.document))
+                    """
+            }
+            try Self.refusingTakenNames { try Self.execute("UPDATE users SET \(assignments) WHERE seq = \(seq)", in: db) }
+        }
+    }
+
+    /// Runs a write, turning the unique indexes' refusals of an email or userName into the store's.
+    private static func refusingTakenNames(_ write: () throws -> Void) throws {
+        do {
+            try write()
+        } catch {
+            switch UniqueIndex.of(error) {
+            case .email: throw StoreError.emailTaken
+            case .userName: throw StoreError.userNameTaken
+            default: throw error
+            }
+        }
     }
 
     func followSCIMDocument(of user: User) async throws {
-        try await transaction.run { db in try SCIMUserDocument.follow(user, in: db) }
+        try await transaction.run { db in
+            guard let text = try String.fetchOne(db.cachedStatement(literal: "SELECT scim FROM users WHERE id = \(user.id)")),
+                  let document = SCIMDocumentColumn.read(text) else { return }
+            let followed = SCIMUserResource.following(document, user: user)
+            guard followed != document else { return }
+            try Self.execute("UPDATE users SET scim = \(SCIMDocumentColumn.text(followed)) WHERE id = \(user.id)", in: db)
+        }
     }
 
     func deleteUser(seq: Int64) async throws {
-        try await transaction.run { db in try db.execute(literal: "DELETE FROM users WHERE seq = \(seq)") }
+        try await transaction.run { db in try Self.execute("DELETE FROM users WHERE seq = \(seq)", in: db) }
     }
 
     func userSeqs(ofIDs ids: [String]) async throws -> [String: Int64] {
-        try await transaction.run { db in
+        try await transaction.run(mayTakeLong: ids.count > 32) { db in
             var seqs: [String: Int64] = [:]
             for id in ids where seqs[id] == nil {
                 if let seq = try UserRow.seq(id: id, in: db) { seqs[id] = seq }
@@ -40,7 +101,16 @@ struct SQLiteRows: DirectoryRows {
     }
 
     func refreshJSON(userSeqs: [Int64]) async throws {
-        try await transaction.run { db in try StoredUserJSON.refresh(userSeqs: userSeqs, in: db) }
+        try await transaction.run(mayTakeLong: Self.isMany(userSeqs)) { db in
+            // Prepared once for what may be every member of a large group.
+            let select = try db.cachedStatement(sql: "SELECT \(UserRow.columns) FROM users WHERE seq = ?")
+            let update = try db.cachedStatement(sql: "UPDATE users SET json = ?, revision = revision + 1 WHERE seq = ?")
+            for seq in userSeqs {
+                guard var user = try Row.fetchOne(select, arguments: [seq]).map(UserRow.user(from:)) else { continue }
+                user.groups = try Memberships.groups(ofUserSeq: seq, in: db)
+                try update.execute(arguments: [UserJSON.objectText(user), seq])
+            }
+        }
     }
 
     // MARK: Groups
@@ -56,13 +126,17 @@ struct SQLiteRows: DirectoryRows {
     func insert(_ group: Group) async throws -> Bool {
         try await transaction.run { db in
             do {
-                try GroupRow.insert(group, in: db)
+                try Self.execute("""
+                    INSERT INTO groups (id, name, name_key, created_at, updated_at)
+                    VALUES (\(group.id), \(group.name), \(SortKey.of(group.name)),
+                            \(Milliseconds.of(group.createdAt)), \(Milliseconds.of(group.updatedAt)))
+                    """, in: db)
                 return true
             } catch {
-                switch GroupRow.uniqueViolation(error) {
-                case .name: throw StoreError.groupNameTaken
-                case .id: return false
-                case nil: throw error
+                switch UniqueIndex.of(error) {
+                case .groupName: throw StoreError.groupNameTaken
+                case .groupID: return false
+                default: throw error
                 }
             }
         }
@@ -71,15 +145,20 @@ struct SQLiteRows: DirectoryRows {
     func rename(groupSeq: Int64, to name: String, updatedAt: Date) async throws {
         try await transaction.run { db in
             do {
-                try GroupRow.rename(seq: groupSeq, to: name, updatedAt: updatedAt, in: db)
-            } catch let error where GroupRow.uniqueViolation(error) == .name {
+                try Self.execute("""
+                    UPDATE groups SET name = \(name), name_key = \(SortKey.of(name)), updated_at = \(Milliseconds.of(updatedAt)),
+                        revision = revision + 1
+                    WHERE seq = \(groupSeq)
+                    """, in: db)
+            } catch let error where UniqueIndex.of(error) == .groupName {
                 throw StoreError.groupNameTaken
             }
         }
     }
 
+    /// Its memberships go with it (ON DELETE CASCADE): as many rows as it has members.
     func deleteGroup(seq: Int64) async throws {
-        try await transaction.run { db in try db.execute(literal: "DELETE FROM groups WHERE seq = \(seq)") }
+        try await transaction.run(mayTakeLong: true) { db in try Self.execute("DELETE FROM groups WHERE seq = \(seq)", in: db) }
     }
 
     func memberSeqs(ofGroupSeq groupSeq: Int64) async throws -> [Int64] {
@@ -87,33 +166,38 @@ struct SQLiteRows: DirectoryRows {
     }
 
     func add(userSeqs: [Int64], toGroupSeq groupSeq: Int64) async throws -> [Int64] {
-        try await transaction.run { db in
-            try userSeqs.filter { try Memberships.add(userSeq: $0, toGroupSeq: groupSeq, in: db) }
+        try await transaction.run(mayTakeLong: Self.isMany(userSeqs)) { db in
+            try userSeqs.filter { userSeq in
+                try Self.execute("INSERT OR IGNORE INTO memberships (group_seq, user_seq) VALUES (\(groupSeq), \(userSeq))", in: db)
+                return db.changesCount > 0 // this statement's own rows, not the count trigger's
+            }
         }
     }
 
     func remove(userSeqs: [Int64], fromGroupSeq groupSeq: Int64) async throws -> [Int64] {
-        try await transaction.run { db in
-            try userSeqs.filter { try Memberships.remove(userSeq: $0, fromGroupSeq: groupSeq, in: db) }
+        try await transaction.run(mayTakeLong: Self.isMany(userSeqs)) { db in
+            try userSeqs.filter { userSeq in
+                try Self.execute("DELETE FROM memberships WHERE group_seq = \(groupSeq) AND user_seq = \(userSeq)", in: db)
+                return db.changesCount > 0
+            }
         }
     }
 
     func touch(groupSeq: Int64, at now: Date) async throws {
-        try await transaction.run { db in try GroupRow.touch(seq: groupSeq, at: now, in: db) }
+        try await transaction.run { db in
+            try Self.execute("""
+                UPDATE groups SET updated_at = max(updated_at, \(Milliseconds.of(now))), revision = revision + 1 WHERE seq = \(groupSeq)
+                """, in: db)
+        }
     }
 
     func setDocument(_ document: SCIMObject, ofGroupSeq groupSeq: Int64, updatedAt: Date?) async throws {
-        let text = SCIMDocumentColumn.text(document)
         try await transaction.run { db in
+            var assignments: SQL = "scim = \(SCIMDocumentColumn.text(document))"
             if let updatedAt {
-                try db.execute(literal: """
-                    UPDATE groups SET scim = \(text), updated_at = max(updated_at, \(Milliseconds.of(updatedAt))),
-                        revision = revision + 1
-                    WHERE seq = \(groupSeq)
-                    """)
-            } else {
-                try db.execute(literal: "UPDATE groups SET scim = \(text) WHERE seq = \(groupSeq)")
+                assignments += ", updated_at = max(updated_at, \(Milliseconds.of(updatedAt))), revision = revision + 1"
             }
+            try Self.execute("UPDATE groups SET \(assignments) WHERE seq = \(groupSeq)", in: db)
         }
     }
 
@@ -130,7 +214,7 @@ struct SQLiteRows: DirectoryRows {
     // MARK: Idempotency keys
 
     func deleteKeys(createdAtOrBefore milliseconds: Int64) async throws {
-        try await transaction.run { db in try IdempotencyRecord.delete(createdAtOrBefore: milliseconds, in: db) }
+        try await transaction.run { db in try Self.execute("DELETE FROM idempotency_keys WHERE created_at <= \(milliseconds)", in: db) }
     }
 
     func keyRecord(_ key: String, createdAfter milliseconds: Int64) async throws -> (body: Data, answer: IdempotentAnswer)? {
@@ -138,6 +222,29 @@ struct SQLiteRows: DirectoryRows {
     }
 
     func insertKeyRecord(_ request: IdempotentRequest, answer: IdempotentAnswer, atMilliseconds milliseconds: Int64) async throws {
-        try await transaction.run { db in try IdempotencyRecord.insert(request, answer: answer, atMilliseconds: milliseconds, in: db) }
+        try await transaction.run { db in
+            try Self.execute("""
+                INSERT INTO idempotency_keys (key, request_body, user_id, response, created_at)
+                VALUES (\(request.key), \(request.body), \(answer.resourceID),
+                        \(String(decoding: answer.response, as: UTF8.self)), \(milliseconds))
+                """, in: db)
+        }
+    }
+}
+
+/// Which of SQLite's unique indexes refused a write, read from its error.
+enum UniqueIndex {
+    case userID, email, userName, groupID, groupName
+
+    static func of(_ error: any Error) -> UniqueIndex? {
+        guard let error = error as? DatabaseError, error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE else { return nil }
+        let message = error.message ?? ""
+        if message.contains("users.email_key") { return .email }
+        if message.contains("users.id") { return .userID }
+        // The folded userName-or-email index (Schema v4): for a Roster API write, the email is someone's userName.
+        if message.contains("users_user_name") { return .userName }
+        if message.contains("groups.name_key") { return .groupName }
+        if message.contains("groups.id") { return .groupID }
+        return nil
     }
 }

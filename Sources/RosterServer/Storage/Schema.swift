@@ -115,7 +115,7 @@ enum Schema {
     // `member_count` is kept by triggers, so a page of groups does not count its members.
     // Memberships go with their group or user (ON DELETE CASCADE, in the deleting transaction);
     // the cascade fires the count triggers too. Users' stored JSON carries their groups; the
-    // store rewrites it whenever a membership or a group's name changes (`StoredUserJSON`).
+    // store rewrites it whenever a membership or a group's name changes (`SQLiteRows.refreshJSON`).
     private static let v3 = """
         CREATE TABLE groups (
             seq INTEGER PRIMARY KEY,
@@ -162,7 +162,7 @@ enum Schema {
     // `scim` is the SCIM document as last written over SCIM (every attribute but id, meta,
     // schemas, userName and groups, members in the order sent), NULL for a user never written
     // over SCIM; Roster's own columns stay the truth for name, email, role and status, and a
-    // Roster API edit updates the document to match (`SCIMUserDocument`). Groups keep theirs
+    // Roster API edit updates the document to match (`DirectoryRows.followSCIMDocument`). Groups keep theirs
     // (externalId and anything else beyond displayName and members) the same way.
     // `revision` counts a resource's changes (memberships included): its weak ETag, `W/"n"`.
     private static let v4 = """

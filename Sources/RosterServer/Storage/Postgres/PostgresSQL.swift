@@ -7,9 +7,7 @@ import PostgresNIO
 struct PostgresSQL: ExpressibleByStringInterpolation, Sendable {
     fileprivate enum Piece: Sendable {
         case sql(String)
-        case text(String)
-        case integer(Int)
-        case integer64(Int64)
+        case value(any PostgresDynamicTypeEncodable & Sendable)
     }
 
     fileprivate var pieces: [Piece]
@@ -30,9 +28,7 @@ struct PostgresSQL: ExpressibleByStringInterpolation, Sendable {
         }
 
         mutating func appendLiteral(_ sql: String) { pieces.append(.sql(sql)) }
-        mutating func appendInterpolation(_ value: String) { pieces.append(.text(value)) }
-        mutating func appendInterpolation(_ value: Int) { pieces.append(.integer(value)) }
-        mutating func appendInterpolation(_ value: Int64) { pieces.append(.integer64(value)) }
+        mutating func appendInterpolation(_ value: some PostgresDynamicTypeEncodable & Sendable) { pieces.append(.value(value)) }
         mutating func appendInterpolation(_ piece: PostgresSQL) { pieces += piece.pieces }
         /// SQL text made by the program (a column, an order), never a value from a request.
         mutating func appendInterpolation(unescaped sql: String) { pieces.append(.sql(sql)) }
@@ -53,9 +49,7 @@ struct PostgresSQL: ExpressibleByStringInterpolation, Sendable {
         for piece in pieces {
             switch piece {
             case .sql(let sql): interpolation.appendInterpolation(unescaped: sql)
-            case .text(let value): interpolation.appendInterpolation(value)
-            case .integer(let value): interpolation.appendInterpolation(value)
-            case .integer64(let value): interpolation.appendInterpolation(value)
+            case .value(let value): interpolation.appendInterpolation(value)
             }
         }
         return PostgresQuery(stringInterpolation: interpolation)

@@ -23,20 +23,3 @@ extension PostgresStore: SCIMStore {
         return record
     }
 }
-
-/// Keeps a user's SCIM document true to a Roster API edit of their name, email, role or
-/// status, in the edit's transaction (as `SCIMUserDocument` does on SQLite).
-enum PostgresSCIMUserDocument {
-    static func follow(_ user: User, on connection: PostgresConnection, logger: Logger) async throws {
-        var stored: String?
-        for try await text in try await connection.query("SELECT scim FROM users WHERE id = \(user.id)", logger: logger).decode(String?.self) {
-            stored = text
-        }
-        guard let document = SCIMDocumentColumn.read(stored) else { return }
-        let followed = SCIMUserResource.following(document, user: user)
-        guard followed != document else { return }
-        let written = PostgresSCIMDocument(followed)
-        try await connection.query(
-            "UPDATE users SET scim = \(written.text), scim_json = \(written.jsonText)::jsonb WHERE id = \(user.id)", logger: logger)
-    }
-}

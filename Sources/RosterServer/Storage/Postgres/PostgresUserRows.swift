@@ -3,7 +3,7 @@ import Logging
 import PostgresNIO
 import RosterKit
 
-/// How a user is read from and written to PostgreSQL's `users` table (as `UserRow` does on SQLite).
+/// How a user is read from PostgreSQL's `users` table (as `UserRow` does on SQLite; `PostgresRows` writes them).
 enum PostgresUserRows {
     static let columns = "users.id, users.name, users.email, users.role, users.status, users.created_at, users.updated_at"
 
@@ -44,87 +44,6 @@ enum PostgresUserRows {
         let rows = try await connection.query("SELECT id, seq FROM users WHERE id = ANY(\(ids))", logger: logger)
         for try await (id, seq) in rows.decode((String, Int64).self) { seqs[id] = seq }
         return seqs
-    }
-
-    /// Inserts a new user, with its SCIM columns when made over SCIM; false when its id is taken.
-    /// - Throws: `emailTaken`, `userNameTaken`.
-    static func insert(_ user: User, scim: SCIMUserWrite?, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
-        let query: PostgresQuery
-        // A Roster API insert names only the columns every schema version has (tests fill
-        // databases at old versions through it).
-        if let scim {
-            let document = PostgresSCIMDocument(scim.document)
-            query = """
-                INSERT INTO users (id, name, email, role, status, created_at, updated_at, name_key, email_key, json,
-                    user_name, user_name_key, scim, scim_json)
-                VALUES (\(user.id), \(user.name), \(user.email), \(user.role.rawValue), \(user.status.rawValue),
-                    \(Milliseconds.of(user.createdAt)), \(Milliseconds.of(user.updatedAt)), \(SortKey.of(user.name)),
-                    \(SortKey.of(user.email)), \(UserJSON.objectText(user)), \(scim.userName), \(SortKey.of(scim.userName)),
-                    \(document.text), \(document.jsonText)::jsonb)
-                ON CONFLICT (id) DO NOTHING RETURNING seq
-                """
-        } else {
-            query = """
-                INSERT INTO users (id, name, email, role, status, created_at, updated_at, name_key, email_key, json)
-                VALUES (\(user.id), \(user.name), \(user.email), \(user.role.rawValue), \(user.status.rawValue),
-                    \(Milliseconds.of(user.createdAt)), \(Milliseconds.of(user.updatedAt)), \(SortKey.of(user.name)),
-                    \(SortKey.of(user.email)), \(UserJSON.objectText(user)))
-                ON CONFLICT (id) DO NOTHING RETURNING seq
-                """
-        }
-        return try await !refusingTakenNames { try await connection.query(query, logger: logger).collect() }.isEmpty
-    }
-
-    /// Writes the user's columns, and its SCIM columns when written over SCIM, to row `seq`.
-    /// - Throws: `emailTaken`, `userNameTaken`.
-    static func update(_ user: User, seq: Int64, scim: SCIMUserWrite?, on connection: PostgresConnection, logger: Logger) async throws {
-        let query: PostgresQuery
-        if let scim {
-            let document = PostgresSCIMDocument(scim.document)
-            query = """
-                UPDATE users SET name = \(user.name), email = \(user.email), role = \(user.role.rawValue),
-                    status = \(user.status.rawValue), updated_at = \(Milliseconds.of(user.updatedAt)),
-                    name_key = \(SortKey.of(user.name)), email_key = \(SortKey.of(user.email)),
-                    json = \(UserJSON.objectText(user)), user_name = \(scim.userName),
-                    user_name_key = \(SortKey.of(scim.userName)), scim = \(document.text),
-                    scim_json = \(document.jsonText)::jsonb, revision = revision + 1
-                WHERE seq = \(seq)
-                """
-        } else {
-            query = """
-                UPDATE users SET name = \(user.name), email = \(user.email), role = \(user.role.rawValue),
-                    status = \(user.status.rawValue), updated_at = \(Milliseconds.of(user.updatedAt)),
-                    name_key = \(SortKey.of(user.name)), email_key = \(SortKey.of(user.email)),
-                    json = \(UserJSON.objectText(user)), revision = revision + 1
-                WHERE seq = \(seq)
-                """
-        }
-        _ = try await refusingTakenNames { try await connection.query(query, logger: logger).collect() }
-    }
-
-    /// Keeps `users.json` true after a change that is not to the user's own row: a membership,
-    /// or the name of a group they are in. Inside the changing transaction.
-    static func refreshJSON(userSeqs: some Sequence<Int64>, on connection: PostgresConnection, logger: Logger) async throws {
-        for seq in userSeqs {
-            guard var user = try await fetch(seq: seq, on: connection, logger: logger) else { continue }
-            user.groups = try await PostgresMemberships.groups(ofUserSeq: seq, on: connection, logger: logger)
-            try await connection.query(
-                "UPDATE users SET json = \(UserJSON.objectText(user)), revision = revision + 1 WHERE seq = \(seq)",
-                logger: logger)
-        }
-    }
-
-    /// Runs a write, turning the unique indexes' refusals of an email or userName into the store's.
-    private static func refusingTakenNames<T>(_ write: () async throws -> T) async throws -> T {
-        do {
-            return try await write()
-        } catch let error as PSQLError {
-            switch PostgresErrors.uniqueViolation(error) {
-            case "users_email_key": throw StoreError.emailTaken
-            case PostgresSchema.userNameIndex.name: throw StoreError.userNameTaken
-            default: throw error
-            }
-        }
     }
 }
 

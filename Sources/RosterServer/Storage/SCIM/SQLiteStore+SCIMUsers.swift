@@ -70,14 +70,3 @@ extension SQLiteStore {
         return record
     }
 }
-
-/// Keeps a user's SCIM document true to a Roster API edit of their name, email, role or status.
-enum SCIMUserDocument {
-    static func follow(_ user: User, in db: Database) throws {
-        let select = try db.cachedStatement(literal: "SELECT scim FROM users WHERE id = \(user.id)")
-        guard let text = try String.fetchOne(select), let document = SCIMDocumentColumn.read(text) else { return }
-        let followed = SCIMUserResource.following(document, user: user)
-        guard followed != document else { return }
-        try db.cachedStatement(literal: "UPDATE users SET scim = \(SCIMDocumentColumn.text(followed)) WHERE id = \(user.id)").execute()
-    }
-}
