@@ -9,6 +9,10 @@ extension EndToEndTests {
     @Test func tabToGroupsCreateOneAddAMemberSeeItInTheirDetailAndRemoveIt() async throws {
         let server = try await ServerProcess(seed: 20)
         defer { server.stop() }
+        // The seed makes demo groups; this scenario starts from none.
+        for group in try await server.repository.listGroups(GroupQuery(perPage: 200)).items {
+            try await server.repository.deleteGroup(id: group.id)
+        }
         let first = try #require(try await server.repository.listUsers(UserQuery(perPage: 1)).items.first)
         let session = try RosterSession(server: server)
         try await session.tmux.waitFor("1 / 20")

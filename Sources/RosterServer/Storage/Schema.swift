@@ -26,7 +26,7 @@ enum Schema {
     // `seq` is the rowid the search index points at; `id` is the public, URL-safe id.
     // `name_key` and `email_key` hold Swift's `lowercased()` in NFC (see `SortKey`): byte order of
     // their UTF-8 is the client's `String` order, so SQLite's BINARY collation sorts exactly as
-    // `InMemoryUserRepository.ordering` does. Times are milliseconds since 1970, the wire precision.
+    // `InMemoryDirectory.ordering` does. Times are milliseconds since 1970, the wire precision.
     // `json` is the user as the API writes it (`UserJSON.object`), made when the row is written:
     // a page is then 50 stored strings joined, not 50 users decoded and re-encoded on every read.
     // Should that format ever change, a migration rewrites the column.
