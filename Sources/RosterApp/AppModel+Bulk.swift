@@ -16,9 +16,11 @@ extension AppModel {
         bulkRun?.publishForFrame()
     }
 
-    /// A key (or a click) came: a bulk run holds its next requests until the keys pause.
+    /// A key (or a click) came: a bulk run or an import holds its next requests until the
+    /// keys pause (`WorkRunner.keysPressed`).
     public func notePersonActing() {
         bulkRun?.keysPressed()
+        runningImport?.keysPressed()
     }
 
     public func openBulkMenu() {
