@@ -101,43 +101,24 @@ extension SCIMDirectory {
         if capabilities.patch {
             return try await patch(id: groupID, SCIMGroupMapping.membershipOperations(change), ifMatch: nil)
         }
-        await beginGroupWrite(groupID)
-        defer { endGroupWrite(groupID) }
-        var attempt = 1
-        while true {
-            let resource = try await read(id: groupID).resource
-            do {
-                return try await replace(id: groupID, SCIMGroupMapping.applying(change, to: resource), capabilities: capabilities)
-            } catch APIError.preconditionFailed(let body) {
-                guard attempt < Self.membershipPutAttempts else { throw APIError.preconditionFailed(body) }
-                attempt += 1
+        let turns = groupWriteTurns[groupID] ?? WriteTurns()
+        groupWriteTurns[groupID] = turns
+        return try await turns.inTurn {
+            var attempt = 1
+            while true {
+                let resource = try await read(id: groupID).resource
+                do {
+                    return try await replace(id: groupID, SCIMGroupMapping.applying(change, to: resource), capabilities: capabilities)
+                } catch APIError.preconditionFailed(let body) {
+                    guard attempt < Self.membershipPutAttempts else { throw APIError.preconditionFailed(body) }
+                    attempt += 1
+                }
             }
         }
     }
 
     /// How often a PUT of members is tried against a group others keep changing.
     static let membershipPutAttempts = 5
-
-    /// Returns when no other call of this directory is writing the group's members, and
-    /// holds the group until `endGroupWrite`; waiters go in the order they came.
-    private func beginGroupWrite(_ groupID: String) async {
-        guard groupsBeingWritten.contains(groupID) else {
-            groupsBeingWritten.insert(groupID)
-            return
-        }
-        await withCheckedContinuation { groupWriteWaiters[groupID, default: []].append($0) }
-    }
-
-    /// Hands the group to the next waiter (it stays held), or frees it.
-    private func endGroupWrite(_ groupID: String) {
-        guard var waiters = groupWriteWaiters[groupID], !waiters.isEmpty else {
-            groupsBeingWritten.remove(groupID)
-            return
-        }
-        let next = waiters.removeFirst()
-        groupWriteWaiters[groupID] = waiters.isEmpty ? nil : waiters
-        next.resume()
-    }
 
     // MARK: Requests
 

@@ -21,9 +21,8 @@ public actor SCIMDirectory: Directory {
     var groupMemberIDs: [String: [String]] = [:]
     /// Each group's `meta.version` as last read, for `If-Match`.
     var groupVersions: [String: String] = [:]
-    /// Groups whose members this directory is PUTting now, and who waits for each.
-    var groupsBeingWritten: Set<String> = []
-    var groupWriteWaiters: [String: [CheckedContinuation<Void, Never>]] = [:]
+    /// Each group's turns for PUTs of its members (services without PATCH).
+    var groupWriteTurns: [String: WriteTurns] = [:]
 
     public init(client: APIClient) {
         self.client = client

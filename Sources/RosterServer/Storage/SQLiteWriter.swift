@@ -1,4 +1,5 @@
 import GRDB
+import RosterKit
 
 /// SQLite's write transactions, each one that may await between its statements, so the write
 /// rules run on SQLite as they do on PostgreSQL (`RowStore`).

@@ -1,9 +1,10 @@
 import Synchronization
 
-/// Writers take turns, first come first served, each holding its turn across awaits: SQLite's
-/// writer connection runs one transaction at a time, and a transaction that awaits between its
-/// statements (`SQLiteWriter`) must not see another's statements run inside it.
-final class WriteTurns: Sendable {
+/// Writers take turns, first come first served, each holding its turn across awaits. Used
+/// where a write spans awaits and must not interleave with another: a SQLite transaction
+/// (RosterServer's `SQLiteWriter`), and a SCIM group's members PUT back whole after a read
+/// (`SCIMDirectory.changeMembers`).
+public final class WriteTurns: Sendable {
     private struct State {
         var taken = false
         var waiting: [CheckedContinuation<Void, Never>] = []
@@ -12,7 +13,10 @@ final class WriteTurns: Sendable {
     private let state = Mutex(State())
 
     /// Runs `body` in its turn; the next waiting writer's turn begins when it returns or throws.
-    func inTurn<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    /// It runs on the caller's executor, so an actor's own code can run in its turn.
+    public init() {}
+
+    nonisolated(nonsending) public func inTurn<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         await take()
         defer { pass() }
         return try await body()
