@@ -8,12 +8,6 @@ import RosterKit
 struct SQLiteRows: DirectoryRows {
     let transaction: SQLiteTransaction
 
-    /// Whether a change to these users may take long enough to run on the writer's queue
-    /// (`SQLiteTransaction.run`): a few dozen rows take well under a millisecond.
-    private static func isMany(_ userSeqs: [Int64]) -> Bool {
-        userSeqs.count > 32
-    }
-
     /// Runs `literal` as a cached statement.
     private static func execute(_ literal: SQL, in db: Database) throws {
         try db.cachedStatement(literal: literal).execute()
@@ -22,11 +16,11 @@ struct SQLiteRows: DirectoryRows {
     // MARK: Users
 
     func user(id: String) async throws -> (seq: Int64, user: User)? {
-        try await transaction.run { db in try UserRow.fetchWithSeq(id: id, in: db) }
+        try transaction.run { db in try UserRow.fetchWithSeq(id: id, in: db) }
     }
 
     func insert(_ user: User, scim: SCIMUserWrite?) async throws -> Bool {
-        try await transaction.run { db in
+        try transaction.run { db in
             var columns: SQL = "id, name, email, role, status, created_at, updated_at, name_key, email_key, json"
             var values: SQL = """
                 \(user.id), \(user.name), \(user.email), \(user.role.rawValue), \(user.status.rawValue),
@@ -47,7 +41,7 @@ struct SQLiteRows: DirectoryRows {
     }
 
     func update(_ user: User, seq: Int64, scim: SCIMUserWrite?) async throws {
-        try await transaction.run { db in
+        try transaction.run { db in
             var assignments: SQL = """
                 name = \(user.name), email = \(user.email), role = \(user.role.rawValue), status = \(user.status.rawValue),
                 updated_at = \(Milliseconds.of(user.updatedAt)), name_key = \(SortKey.of(user.name)),
@@ -77,7 +71,7 @@ struct SQLiteRows: DirectoryRows {
     }
 
     func followSCIMDocument(of user: User) async throws {
-        try await transaction.run { db in
+        try transaction.run { db in
             guard let text = try String.fetchOne(db.cachedStatement(literal: "SELECT scim FROM users WHERE id = \(user.id)")),
                   let document = SCIMDocumentColumn.read(text) else { return }
             let followed = SCIMUserResource.following(document, user: user)
@@ -87,11 +81,11 @@ struct SQLiteRows: DirectoryRows {
     }
 
     func deleteUser(seq: Int64) async throws {
-        try await transaction.run { db in try Self.execute("DELETE FROM users WHERE seq = \(seq)", in: db) }
+        try transaction.run { db in try Self.execute("DELETE FROM users WHERE seq = \(seq)", in: db) }
     }
 
     func userSeqs(ofIDs ids: [String]) async throws -> [String: Int64] {
-        try await transaction.run(mayTakeLong: ids.count > 32) { db in
+        try transaction.run { db in
             var seqs: [String: Int64] = [:]
             for id in ids where seqs[id] == nil {
                 if let seq = try UserRow.seq(id: id, in: db) { seqs[id] = seq }
@@ -101,7 +95,7 @@ struct SQLiteRows: DirectoryRows {
     }
 
     func refreshJSON(userSeqs: [Int64]) async throws {
-        try await transaction.run(mayTakeLong: Self.isMany(userSeqs)) { db in
+        try transaction.run { db in
             // Prepared once for what may be every member of a large group.
             let select = try db.cachedStatement(sql: "SELECT \(UserRow.columns) FROM users WHERE seq = ?")
             let update = try db.cachedStatement(sql: "UPDATE users SET json = ?, revision = revision + 1 WHERE seq = ?")
@@ -116,15 +110,15 @@ struct SQLiteRows: DirectoryRows {
     // MARK: Groups
 
     func group(id: String) async throws -> (seq: Int64, group: Group)? {
-        try await transaction.run { db in try GroupRow.fetchWithSeq(id: id, in: db) }
+        try transaction.run { db in try GroupRow.fetchWithSeq(id: id, in: db) }
     }
 
     func group(seq: Int64) async throws -> Group? {
-        try await transaction.run { db in try GroupRow.fetch(seq: seq, in: db) }
+        try transaction.run { db in try GroupRow.fetch(seq: seq, in: db) }
     }
 
     func insert(_ group: Group) async throws -> Bool {
-        try await transaction.run { db in
+        try transaction.run { db in
             do {
                 try Self.execute("""
                     INSERT INTO groups (id, name, name_key, created_at, updated_at)
@@ -143,7 +137,7 @@ struct SQLiteRows: DirectoryRows {
     }
 
     func rename(groupSeq: Int64, to name: String, updatedAt: Date) async throws {
-        try await transaction.run { db in
+        try transaction.run { db in
             do {
                 try Self.execute("""
                     UPDATE groups SET name = \(name), name_key = \(SortKey.of(name)), updated_at = \(Milliseconds.of(updatedAt)),
@@ -158,15 +152,15 @@ struct SQLiteRows: DirectoryRows {
 
     /// Its memberships go with it (ON DELETE CASCADE): as many rows as it has members.
     func deleteGroup(seq: Int64) async throws {
-        try await transaction.run(mayTakeLong: true) { db in try Self.execute("DELETE FROM groups WHERE seq = \(seq)", in: db) }
+        try transaction.run { db in try Self.execute("DELETE FROM groups WHERE seq = \(seq)", in: db) }
     }
 
     func memberSeqs(ofGroupSeq groupSeq: Int64) async throws -> [Int64] {
-        try await transaction.run { db in try Memberships.userSeqs(ofGroupSeq: groupSeq, in: db) }
+        try transaction.run { db in try Memberships.userSeqs(ofGroupSeq: groupSeq, in: db) }
     }
 
     func add(userSeqs: [Int64], toGroupSeq groupSeq: Int64) async throws -> [Int64] {
-        try await transaction.run(mayTakeLong: Self.isMany(userSeqs)) { db in
+        try transaction.run { db in
             try userSeqs.filter { userSeq in
                 try Self.execute("INSERT OR IGNORE INTO memberships (group_seq, user_seq) VALUES (\(groupSeq), \(userSeq))", in: db)
                 return db.changesCount > 0 // this statement's own rows, not the count trigger's
@@ -175,7 +169,7 @@ struct SQLiteRows: DirectoryRows {
     }
 
     func remove(userSeqs: [Int64], fromGroupSeq groupSeq: Int64) async throws -> [Int64] {
-        try await transaction.run(mayTakeLong: Self.isMany(userSeqs)) { db in
+        try transaction.run { db in
             try userSeqs.filter { userSeq in
                 try Self.execute("DELETE FROM memberships WHERE group_seq = \(groupSeq) AND user_seq = \(userSeq)", in: db)
                 return db.changesCount > 0
@@ -184,7 +178,7 @@ struct SQLiteRows: DirectoryRows {
     }
 
     func touch(groupSeq: Int64, at now: Date) async throws {
-        try await transaction.run { db in
+        try transaction.run { db in
             try Self.execute("""
                 UPDATE groups SET updated_at = max(updated_at, \(Milliseconds.of(now))), revision = revision + 1 WHERE seq = \(groupSeq)
                 """, in: db)
@@ -192,7 +186,7 @@ struct SQLiteRows: DirectoryRows {
     }
 
     func setDocument(_ document: SCIMObject, ofGroupSeq groupSeq: Int64, updatedAt: Date?) async throws {
-        try await transaction.run { db in
+        try transaction.run { db in
             var assignments: SQL = "scim = \(SCIMDocumentColumn.text(document))"
             if let updatedAt {
                 assignments += ", updated_at = max(updated_at, \(Milliseconds.of(updatedAt))), revision = revision + 1"
@@ -204,25 +198,25 @@ struct SQLiteRows: DirectoryRows {
     // MARK: SCIM
 
     func scimUser(id: String) async throws -> SCIMUserRecord? {
-        try await transaction.run { db in try SCIMUserRecord.fetch(id: id, in: db) }
+        try transaction.run { db in try SCIMUserRecord.fetch(id: id, in: db) }
     }
 
     func scimGroup(id: String) async throws -> SCIMGroupRecord? {
-        try await transaction.run { db in try SCIMGroupRecord.fetch(id: id, in: db) }
+        try transaction.run { db in try SCIMGroupRecord.fetch(id: id, in: db) }
     }
 
     // MARK: Idempotency keys
 
     func deleteKeys(createdAtOrBefore milliseconds: Int64) async throws {
-        try await transaction.run { db in try Self.execute("DELETE FROM idempotency_keys WHERE created_at <= \(milliseconds)", in: db) }
+        try transaction.run { db in try Self.execute("DELETE FROM idempotency_keys WHERE created_at <= \(milliseconds)", in: db) }
     }
 
     func keyRecord(_ key: String, createdAfter milliseconds: Int64) async throws -> (body: Data, answer: IdempotentAnswer)? {
-        try await transaction.run { db in try IdempotencyRecord.fetch(key, createdAfter: milliseconds, in: db) }
+        try transaction.run { db in try IdempotencyRecord.fetch(key, createdAfter: milliseconds, in: db) }
     }
 
     func insertKeyRecord(_ request: IdempotentRequest, answer: IdempotentAnswer, atMilliseconds milliseconds: Int64) async throws {
-        try await transaction.run { db in
+        try transaction.run { db in
             try Self.execute("""
                 INSERT INTO idempotency_keys (key, request_body, user_id, response, created_at)
                 VALUES (\(request.key), \(request.body), \(answer.resourceID),

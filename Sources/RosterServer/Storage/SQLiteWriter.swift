@@ -6,7 +6,8 @@ import RosterKit
 ///
 /// GRDB's `write` takes one synchronous closure. Here a transaction begins, runs statement by
 /// statement on the pool's writer connection (`SQLiteTransaction.run`), and commits or rolls
-/// back, while `turns` keeps every other writer of this store out until it has. The pool must
+/// back, all on `SQLiteWriterThread`, while `turns` keeps every other writer of this store out
+/// until it has. The pool must
 /// allow transactions that outlive one access (`SQLiteDatabase.open`). Other processes are kept
 /// out by SQLite's own write lock, which BEGIN IMMEDIATE takes.
 struct SQLiteWriter: Sendable {
@@ -22,17 +23,16 @@ struct SQLiteWriter: Sendable {
     /// in an explicit transaction rolls the whole transaction back, and the statements that
     /// followed would then each commit on their own.
     func transaction<T: Sendable>(_ body: @escaping @Sendable (SQLiteTransaction) async throws -> T) async throws -> T {
-        try await Task {
+        try await Task(executorPreference: SQLiteWriterThread.shared) {
             try await turns.inTurn {
                 let transaction = SQLiteTransaction(pool: pool)
-                try await transaction.run { db in try db.beginTransaction(.immediate) }
+                try transaction.run { db in try db.beginTransaction(.immediate) }
                 do {
                     let result = try await body(transaction)
-                    // The commit waits for the WAL's fsync: on the writer's queue, not here.
-                    try await transaction.run(mayTakeLong: true) { db in try db.commit() }
+                    try transaction.run { db in try db.commit() }
                     return result
                 } catch {
-                    try? await transaction.run { db in
+                    try? transaction.run { db in
                         if db.isInsideTransaction { try db.rollback() }
                     }
                     throw error
@@ -51,19 +51,10 @@ struct SQLiteWriter: Sendable {
 struct SQLiteTransaction: Sendable {
     fileprivate let pool: DatabasePool
 
-    /// Runs `statements` on the writer connection, inside the transaction. Short ones run on
-    /// this thread: the transaction has the writer to itself, so they wait for nothing, and a
-    /// hop to the writer's queue and back costs more than most statements (sequential calls
-    /// over HTTP, a release build: a membership change took 0.62 ms with every statement
-    /// hopping, 0.39 ms so, 0.35 ms as one closure in GRDB's own transaction).
-    /// Statements that may take long (`mayTakeLong`: a commit, a change to many users) run on
-    /// the writer's queue instead, holding no thread of the cooperative pool.
-    func run<T: Sendable>(mayTakeLong: Bool = false, _ statements: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        guard mayTakeLong else { return try runHere(statements) }
-        return try await pool.writeWithoutTransaction(statements)
-    }
-
-    private func runHere<T>(_ statements: (Database) throws -> T) throws -> T {
+    /// Runs `statements` on the writer connection, inside the transaction, on this thread
+    /// (`SQLiteWriterThread`): the transaction has the writer to itself, so they wait for
+    /// nothing, and may block this thread as long as they take.
+    func run<T>(_ statements: (Database) throws -> T) throws -> T {
         try pool.writeWithoutTransaction(statements)
     }
 }
