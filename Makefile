@@ -7,7 +7,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages the build and the tests need, each with the check that says it is there.
 APT_PACKAGES := pkg-config libncurses-dev libsqlite3-dev tmux openssl
-.PHONY: all deps postgres-deps build run test clean check-api check-scim python-venv api-check-tools scim-check-tools bench-server bench-server-backends bench-tools bench screenshots tool-deps scim-peer
+.PHONY: all deps postgres-deps build run test clean check-api check-scim python-venv api-check-tools scim-check-tools bench-server bench-server-backends bench-writes bench-tools bench screenshots tool-deps scim-peer
 
 # Python for the measuring and picture-making scripts: a virtual environment under .build, so
 # nothing is installed into the system's Python.
@@ -115,6 +115,13 @@ bench-server: bench-tools $(if $(filter postgres,$(DATABASE)),postgres-deps)
 # The same bench on SQLite, then on PostgreSQL (a throwaway cluster), and the figures side by side.
 bench-server-backends: bench-tools postgres-deps
 	BIN=.build/release USERS=$(USERS) scripts/bench-server-backends.sh
+
+# The write path: PUTs on SQLite at 1 and 2 connections, this build alone or against BASE (a
+# folder with another build's release roster-server), alternating rounds: `make bench-writes
+# BASE=../other/.build/release`.
+BASE ?=
+bench-writes: bench-tools
+	BIN=.build/release BASE=$(BASE) scripts/bench-writes.sh
 
 bench-tools: deps
 	$(SWIFT) build -c release --product roster-server

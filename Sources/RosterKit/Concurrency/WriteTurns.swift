@@ -23,6 +23,14 @@ public final class WriteTurns: Sendable {
     }
 
     private func take() async {
+        // A free turn is taken without suspending: a suspension costs a hop through the
+        // executor, on every SQLite write.
+        let isFree = state.withLock { state in
+            guard !state.taken else { return false }
+            state.taken = true
+            return true
+        }
+        if isFree { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let isMine = state.withLock { state in
                 guard state.taken else {
