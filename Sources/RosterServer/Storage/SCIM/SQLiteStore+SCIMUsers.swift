@@ -5,10 +5,11 @@ import RosterKit
 /// SCIM's reads of users, on the same rows and write generation as the Roster API; its writes
 /// are `RowStore`'s.
 extension SQLiteStore {
-    /// A page of users and `totalResults`.
+    /// A page of users and `totalResults`, within the query budget (a filter the indexes do not
+    /// narrow may read every document): `queryTooSlow` past it.
     func scimUsers(_ query: SCIMListQuery) async throws -> (total: Int, records: [SCIMUserRecord]) {
         let plan = try SCIMListPlan(select: SCIMUserRecord.columns, columns: SCIMUserColumns(dialect: SQLiteSCIMDialect()), query: query)
-        return try read { db in
+        return try await longRead { db in
             let total = try Int.fetchOne(
                 db.cachedStatement(sql: plan.countSQL), arguments: SQLiteSCIMDialect.statementArguments(plan.countArguments)) ?? 0
             guard plan.limit > 0, plan.offset < total else { return (total, []) }
