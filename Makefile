@@ -7,7 +7,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages the build and the tests need, each with the check that says it is there.
 APT_PACKAGES := pkg-config libncurses-dev libsqlite3-dev tmux openssl
-.PHONY: all deps postgres-deps build run test clean check-api check-scim python-venv api-check-tools scim-check-tools bench-server bench-server-backends bench-writes bench-tools bench screenshots tool-deps scim-peer
+.PHONY: all deps postgres-deps build run test clean check-api check-scim python-venv api-check-tools scim-check-tools bench-server bench-server-backends bench-scim-filters bench-writes bench-tools bench screenshots tool-deps scim-peer
 
 # Python for the measuring and picture-making scripts: a virtual environment under .build, so
 # nothing is installed into the system's Python.
@@ -116,12 +116,17 @@ bench-server: bench-tools $(if $(filter postgres,$(DATABASE)),postgres-deps)
 bench-server-backends: bench-tools postgres-deps
 	BIN=.build/release USERS=$(USERS) scripts/bench-server-backends.sh
 
-# The write path: PUTs on SQLite at 1 and 2 connections, this build alone or against BASE (a
-# folder with another build's release roster-server), alternating rounds: `make bench-writes
-# BASE=../other/.build/release`.
-BASE ?=
+# The SCIM filters identity providers send, on SQLite and PostgreSQL, each seeded with $(USERS)
+# users, with the build BASE_BIN (a release build of an older commit, optional) measured first
+# in the same run.
+BASE_BIN ?=
+bench-scim-filters: bench-tools postgres-deps
+	BIN=.build/release BASE_BIN=$(BASE_BIN) USERS=$(USERS) scripts/bench-scim-filters.sh
+
+# The write path: PUTs on SQLite at 1 and 2 connections, this build alone or against BASE_BIN
+# (a folder with another build's release roster-server), alternating rounds.
 bench-writes: bench-tools
-	BIN=.build/release BASE=$(BASE) scripts/bench-writes.sh
+	BIN=.build/release BASE_BIN=$(BASE_BIN) scripts/bench-writes.sh
 
 bench-tools: deps
 	$(SWIFT) build -c release --product roster-server

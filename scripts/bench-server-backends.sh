@@ -3,7 +3,8 @@
 # PostgreSQL (a throwaway cluster, DATABASE=postgres), with the same $USERS, $DURATION and
 # $RUNS; each run's own output as it comes, then one table with the two side by side: per call,
 # requests/s, that as a share of the same server's HTTP floor, and p99; then /health's p99 while
-# 4 connections search q=a uncached, the deep page after a create, and the seed time.
+# 4 connections search q=a uncached, the deep page after a create, the seed time, and the SCIM
+# filters' median and p99.
 set -euo pipefail
 here=$(dirname "$0")
 out=$(mktemp -d)
@@ -27,6 +28,8 @@ def load(path):
         if fields[0] == "call":
             calls[fields[1]] = fields[2:]
             order.append(fields[1])
+        elif fields[0] == "scim":
+            other.setdefault("scim", []).append(fields[1:])
         else:
             other[fields[0]] = fields[1:]
     return calls, order, other
@@ -56,4 +59,9 @@ print(f"{'/health p99 while 4 conns run q=a uncached':<50} | {health(sqlite_othe
 rewalk = lambda other: f"{float(other['rewalk'][0]):.1f} ms, {float(other['rewalk'][1]):.1f} s"
 print(f"{'after a create: deep page, order walked again':<50} | {rewalk(sqlite_other):>29} | {rewalk(postgres_other):>29}")
 print(f"{'seed, start to listening':<50} | {float(sqlite_other['seed'][0]):>27.1f} s | {float(postgres_other['seed'][0]):>27.1f} s")
+def scim(row):
+    return "refused" if row[1] == "refused" else f"{float(row[1]):.2f} / {float(row[2]):.2f} ({row[3]})"
+print("SCIM filters at 1 connection, median / p99 ms (matches)")
+for left, right in zip(sqlite_other.get("scim", []), postgres_other.get("scim", [])):
+    print(f"{left[0][:50]:<50} | {scim(left):>29} | {scim(right):>29}")
 PY

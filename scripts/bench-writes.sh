@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make bench-writes: the write path of roster-server on SQLite, this build against another
-# (BASE, a folder with a release roster-server; without it, this build alone), in one run.
+# (BASE_BIN, a folder with a release roster-server; without it, this build alone), in one run.
 # Each round starts each build's server on a new database of $USERS seeded users and PUTs
 # 50 of them in turn with wrk for $DURATION s at 1 and at 2 connections (every request a
 # write transaction); the rounds alternate the builds, so both see the same machine. Prints
@@ -9,7 +9,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib/server.sh"
 
 BIN=${BIN:-.build/release}
-BASE=${BASE:-}
+BASE_BIN=${BASE_BIN:-}
 USERS=${USERS:-20000}
 DURATION=${DURATION:-3}
 ROUNDS=${ROUNDS:-3}
@@ -19,7 +19,7 @@ lua=$(cd "$(dirname "$0")" && pwd)/wrk/put-users.lua
 results=$(mktemp)
 trap 'rm -f "$results"' EXIT
 builds=(this)
-[ -z "$BASE" ] || builds=(base this)
+[ -z "$BASE_BIN" ] || builds=(base this)
 
 # measure BUILD NAME: one round on a throwaway server of that build.
 measure() (
@@ -39,7 +39,7 @@ measure() (
 for round in $(seq "$ROUNDS"); do
     for build in "${builds[@]}"; do
         echo "round $round: $build"
-        if [ "$build" = base ]; then measure "$BASE" base; else measure "$BIN" this; fi
+        if [ "$build" = base ]; then measure "$BASE_BIN" base; else measure "$BIN" this; fi
     done
 done
 

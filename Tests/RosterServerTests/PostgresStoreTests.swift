@@ -132,6 +132,58 @@ struct PostgresStoreTests {
         }
     }
 
+    @Test("A database made before migration 9 gains the SCIM filter indexes: its documents' emails are found through user_emails, externalId through its own index")
+    func upgradeToIndexedSCIMFilters() async throws {
+        try await upgrading(from: 8) { old in
+            let ada = try await old.create(UserDraft(name: "Ada", email: "ada@example.com"), at: Date())
+            let body = try SCIMJSONParser.parse(#"""
+                {"schemas":["urn:ietf:params:scim:schemas:core:2.0:User"],"userName":"grace","externalId":"okta-42",
+                 "displayName":"Amazing Grace","emails":[{"value":"grace@navy.mil","type":"work","primary":true},
+                 {"value":"G.Hopper@Home.example","type":"home"}]}
+                """#)
+            let grace = try await old.createSCIMUser(try SCIMUserResource.write(from: body, current: nil), at: Date())
+            return [ada.id, grace.user.id]
+        } check: { upgraded, ids in
+            let store = PostgresStore(database: upgraded)
+            func found(_ filter: String) async throws -> [String] {
+                try await store.scimUsers(SCIMListQuery(filter: try SCIMFilterParser.parse(filter), sort: nil, startIndex: 1, count: 10))
+                    .records.map(\.user.id)
+            }
+            #expect(try await found(#"emails.value eq "g.hopper@home.EXAMPLE""#) == [ids[1]])
+            #expect(try await found(#"emails[type eq "work" and value co "navy"]"#) == [ids[1]])
+            #expect(try await found(#"emails.value eq "ADA@example.com""#) == [ids[0]])
+            #expect(try await found(#"externalId eq "okta-42""#) == [ids[1]])
+            #expect(try await found(#"displayName eq "amazing GRACE""#) == [ids[1]])
+            // A later SCIM replace keeps the rows in step.
+            let replacement = try SCIMJSONParser.parse(scimUserJSON("grace", email: "hopper@navy.mil"))
+            _ = try await store.modifySCIMUser(id: ids[1], ifMatch: nil, at: Date()) { current in
+                try SCIMUserResource.write(from: replacement, current: current)
+            }
+            #expect(try await found(#"emails.value eq "g.hopper@home.example""#) == [])
+            #expect(try await found(#"emails.value eq "hopper@navy.mil""#) == [ids[1]])
+            let plans = try await upgraded.client.withConnection { connection in
+                try await connection.query("SET enable_seqscan = off", logger: quietLogger)
+                var plans: [String] = []
+                for sql in [
+                    "EXPLAIN SELECT user_seq FROM user_emails WHERE value_key = 'x'",
+                    "EXPLAIN SELECT seq FROM users WHERE users.scim_json IS NOT NULL AND \(SCIMUserColumns.externalID(PostgresSCIMDialect())) = 'x'",
+                    "EXPLAIN SELECT seq FROM users WHERE updated_at > 5",
+                ] {
+                    var plan = ""
+                    for try await line in try await connection.query(PostgresSCIMDialect.query(sql, []), logger: quietLogger).decode(String.self) {
+                        plan += line + "\n"
+                    }
+                    plans.append(plan)
+                }
+                try await connection.query("RESET enable_seqscan", logger: quietLogger)
+                return plans
+            }
+            #expect(plans[0].contains("user_emails_value"), "\(plans[0])")
+            #expect(plans[1].contains("users_external_id"), "\(plans[1])")
+            #expect(plans[2].contains("users_updated"), "\(plans[2])")
+        }
+    }
+
     @Test("SCIM writes move the generation another process reads, and show in its SCIM reads")
     func scimWritesMoveTheGeneration() async throws {
         try await withTwoStores { writer, reader in

@@ -89,7 +89,7 @@ struct SCIMService: Sendable {
     }
 
     private func userPage(_ list: SCIMListRequest, baseURL: String) async throws -> (Int, [SCIMValue]) {
-        let (total, records) = try await store.scimUsers(list.query)
+        let (total, records) = try await mapped { try await store.scimUsers(list.query) }
         return (total, records.map { .object(list.projection.apply(SCIMUserResource.render($0, baseURL: baseURL))) })
     }
 
@@ -239,6 +239,12 @@ struct SCIMService: Sendable {
             throw SCIMProblem.uniqueness("Another group already has that displayName.")
         } catch StoreError.versionMismatch {
             throw SCIMProblem.preconditionFailed
+        } catch StoreError.queryTooSlow {
+            // A list whose filter the indexes cannot narrow reads documents until the query
+            // budget runs out (`QueryBudget.standard`); RFC 7644's word for it is tooMany.
+            throw SCIMProblem.tooMany(
+                "The filter needs more of the directory read than the server does for one request; narrow it, "
+                    + "for example with userName, emails.value or externalId eq, or meta.lastModified gt.")
         } catch StoreError.unknownUsers(let fields) {
             let ids = fields.map(\.message).joined(separator: " ")
             throw SCIMProblem.invalidValue("members: \(ids) A group's members must be existing users; nothing was changed.")

@@ -14,8 +14,9 @@ import RosterKit
 /// reader sees no users, then all of them, indexed. A database that does not exist yet is
 /// loaded with no journal at all (`SeededFile`).
 enum BulkLoad {
-    /// The insert triggers whose work is redone in bulk afterwards.
-    private static let deferredTriggers = ["users_search_insert", "users_count_insert", "users_short_insert"]
+    /// The insert triggers whose work is redone in bulk afterwards, and `user_emails_insert`,
+    /// which has none to do: bulk-loaded users have no SCIM document (`UserRow.insertSQL`).
+    private static let deferredTriggers = ["users_search_insert", "users_count_insert", "users_short_insert", "user_emails_insert"]
 
     /// FTS5's term buffer during the trigram rebuild: 256 MiB (only what is used is allocated).
     private static let rebuildHashSize = 256 << 20

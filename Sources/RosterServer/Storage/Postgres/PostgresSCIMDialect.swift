@@ -62,6 +62,19 @@ struct PostgresSCIMDialect: SCIMSQLDialect {
 
     func suffix(_ text: String, length: String) -> String { "right(\(text), (\(length))::integer)" }
 
+    // `pg_trgm` GIN indexes with LIKE: `user_keys`' (the search's, over both keys in one text;
+    // the email's own test then says which key matched) and migration 9's over `user_emails.value_key`.
+    var rosterEmailTrigram: SQLTrigram {
+        SQLTrigram(candidates: { "e.seq IN (SELECT k.seq FROM user_keys AS k WHERE (k.name_key || E'\\n' || k.email_key) LIKE \($0))" },
+                   argument: Self.likePattern)
+    }
+
+    var userEmailsTrigram: SQLTrigram {
+        SQLTrigram(candidates: { "(e.value_key LIKE \($0))" }, argument: Self.likePattern)
+    }
+
+    private static func likePattern(_ text: String) -> String { "%" + PostgresListQuery.escapedForLike(text) + "%" }
+
     /// A `text[]` literal of member names. They are the schema's own names (letters, digits,
     /// `$ref`, URNs), so double quotes around each are all the quoting they need.
     static func path(_ members: [String]) -> String {

@@ -22,6 +22,7 @@ enum PostgresSchema {
         Migration(version: 6, name: "SCIM user names, documents and folding", statements: v6),
         Migration(version: 7, name: "narrow user_keys table for trigram search", statements: v7),
         Migration(version: 8, name: "SCIM userName and active as stored columns with one index", statements: v8),
+        Migration(version: 9, name: "indexed SCIM emails, externalId, displayName and lastModified", statements: v9),
     ]
 
     /// Migrations after which `users` is vacuumed: they rewrite the table, which leaves it with
@@ -73,7 +74,20 @@ enum PostgresSchema {
     /// row by row (a duplicate then fails the unique index's build, and so the whole seed,
     /// instead of one insert).
     static let userIndexes: [(name: String, definition: String)] = [("users_id", "UNIQUE INDEX users_id ON users (id)")]
-        + coveringIndexes + [keysSearchIndex, userNameIndex, scimUserNameActiveIndex]
+        + coveringIndexes + [keysSearchIndex, userNameIndex, scimUserNameActiveIndex] + scimFilterIndexes
+
+    /// As of migration 9: what identity providers filter on (`SCIMUserColumns`), each on the
+    /// filter's own expression: externalId (only documents have one, so only their rows),
+    /// the folded displayName, lastModified.
+    static let scimFilterIndexes: [(name: String, definition: String)] = [
+        ("users_external_id", """
+            INDEX users_external_id ON users ((\(SCIMUserColumns.indexDefinition(SCIMUserColumns.externalID(PostgresSCIMDialect())))))
+            WHERE scim_json IS NOT NULL
+            """),
+        ("users_display_name",
+         "INDEX users_display_name ON users ((\(SCIMUserColumns.indexDefinition(SCIMUserColumns.displayNameKey(PostgresSCIMDialect())))))"),
+        ("users_updated", "INDEX users_updated ON users (updated_at)"),
+    ]
 
     /// Substring search as of migration 7: trigrams of both folded keys of `user_keys`, in one
     /// text (`PostgresListQuery.keysMatch`).
@@ -461,4 +475,62 @@ enum PostgresSchema {
         """,
         "CREATE \(scimUserNameActiveIndex.definition)",
     ]
+
+    // `user_emails`: each entry of a SCIM document's `emails`, as `SCIMFilterSQL` reads it from
+    // the document (the dialect's own expressions, so answers cannot differ), value and type
+    // folded, kept by row triggers on every write of `scim_json` (as SQLite's v6). Users never
+    // written over SCIM have no rows: their one email is `users.email`, served by its unique
+    // key and `user_keys`' trigram index. Its own trigram index serves `co` and `ew`.
+    private static let v9: [String] = [
+        "SET LOCAL maintenance_work_mem = '512MB'",
+        """
+        CREATE TABLE user_emails (
+            user_seq bigint NOT NULL REFERENCES users (seq) ON DELETE CASCADE,
+            position bigint NOT NULL,
+            value text COLLATE "C",
+            value_key text COLLATE "C",
+            display text COLLATE "C",
+            type text COLLATE "C",
+            type_key text COLLATE "C",
+            is_primary boolean,
+            PRIMARY KEY (user_seq, position)
+        )
+        """,
+        "CREATE INDEX user_emails_value ON user_emails (value_key)",
+        "CREATE INDEX user_emails_search ON user_emails USING gin (value_key gin_trgm_ops)",
+        """
+        CREATE FUNCTION user_emails_follow() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            IF TG_OP = 'UPDATE' THEN
+                DELETE FROM user_emails WHERE user_seq = OLD.seq;
+            END IF;
+            \(emailRows(select: "NEW.seq", from: "", document: "NEW.scim_json"));
+            RETURN NULL;
+        END $$
+        """,
+        """
+        CREATE TRIGGER user_emails_insert AFTER INSERT ON users
+            FOR EACH ROW WHEN (NEW.scim_json IS NOT NULL) EXECUTE FUNCTION user_emails_follow()
+        """,
+        """
+        CREATE TRIGGER user_emails_update AFTER UPDATE OF scim_json ON users
+            FOR EACH ROW WHEN (OLD.scim_json IS DISTINCT FROM NEW.scim_json) EXECUTE FUNCTION user_emails_follow()
+        """,
+        // The documents a database already has.
+        emailRows(select: "users.seq", from: "users, ", document: "users.scim_json"),
+    ] + scimFilterIndexes.map { "CREATE \($0.definition)" }
+
+    /// The `user_emails` rows of a document.
+    private static func emailRows(select seq: String, from: String, document: String) -> String {
+        let dialect = PostgresSCIMDialect()
+        let emails = dialect.json(in: document, at: ["emails"])
+        let value = dialect.value(in: "e.value", at: ["value"], kind: .string)
+        let type = dialect.value(in: "e.value", at: ["type"], kind: .string)
+        return """
+            INSERT INTO user_emails (user_seq, position, value, value_key, display, type, type_key, is_primary)
+                SELECT \(seq), e.key, \(value), \(dialect.fold(value)), \(dialect.value(in: "e.value", at: ["display"], kind: .string)),
+                       \(type), \(dialect.fold(type)), \(dialect.value(in: "e.value", at: ["primary"], kind: .boolean))
+                FROM \(from)\(dialect.entries(of: emails))
+            """
+    }
 }

@@ -8,6 +8,9 @@ extension PostgresStore: SCIMStore {
     func scimUsers(_ query: SCIMListQuery) async throws -> (total: Int, records: [SCIMUserRecord]) {
         let plan = try SCIMListPlan(select: SCIMUserRecord.columns, columns: SCIMUserColumns(dialect: PostgresSCIMDialect()), query: query)
         return try await readOnly { connection in
+            // Within the query budget, as on SQLite: a filter the indexes do not narrow may read every document.
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "SET LOCAL statement_timeout = \(Self.milliseconds(self.queryBudget))"), logger: self.logger)
             let total = try await PostgresSCIMRows.count(plan, on: connection, logger: self.logger)
             guard plan.limit > 0, plan.offset < total else { return (total, []) }
             let page = PostgresSCIMDialect.query(plan.pageSQL, plan.pageArguments)

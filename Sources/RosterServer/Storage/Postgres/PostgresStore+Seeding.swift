@@ -9,6 +9,8 @@ extension PostgresStore {
     /// COPY with the indexes rebuilt after is already the bulk path on PostgreSQL.
     func insertAll(_ users: [User]) async throws { try await bulkInsert(BulkDirectory(users: users)) }
 
+    private static let seedDisabledTriggers = [PostgresSchema.shortCountInsertTrigger, "user_emails_insert"]
+
     func bulkInsert(_ directory: BulkDirectory) async throws {
         let users = directory.users
         try await write { connection in
@@ -17,10 +19,11 @@ extension PostgresStore {
             for index in PostgresSchema.userIndexes {
                 try await connection.query(PostgresQuery(unsafeSQL: "DROP INDEX IF EXISTS \(index.name)"), logger: self.logger)
             }
-            // The short-search counts are added below, from the users themselves.
-            try await connection.query(
-                PostgresQuery(unsafeSQL: "ALTER TABLE users DISABLE TRIGGER \(PostgresSchema.shortCountInsertTrigger)"),
-                logger: self.logger)
+            // The short-search counts are added below, from the users themselves; seeded users
+            // have no SCIM document, so no `user_emails` rows.
+            for trigger in Self.seedDisabledTriggers {
+                try await connection.query(PostgresQuery(unsafeSQL: "ALTER TABLE users DISABLE TRIGGER \(trigger)"), logger: self.logger)
+            }
             // Each chunk's COPY text and gram counts are made on other threads while the one
             // before it is sent (making them is most of the seed's time on this side).
             var chunks = BulkLoadPipeline(users, make: PostgresCopyText.rows)
@@ -33,9 +36,9 @@ extension PostgresStore {
                     try await writer.write(rows)
                 }
             }
-            try await connection.query(
-                PostgresQuery(unsafeSQL: "ALTER TABLE users ENABLE TRIGGER \(PostgresSchema.shortCountInsertTrigger)"),
-                logger: self.logger)
+            for trigger in Self.seedDisabledTriggers {
+                try await connection.query(PostgresQuery(unsafeSQL: "ALTER TABLE users ENABLE TRIGGER \(trigger)"), logger: self.logger)
+            }
             try await chunks.counts.total.addGrams(on: connection, logger: self.logger)
             for index in PostgresSchema.userIndexes {
                 try await connection.query(PostgresQuery(unsafeSQL: "CREATE \(index.definition)"), logger: self.logger)

@@ -31,6 +31,11 @@ struct SQLScalar {
     var rangeIndexed = false
     /// Date-times stored as milliseconds since 1970 (the tables' time columns).
     var milliseconds = false
+    /// A condition every row with a value meets, written beside each comparison so that a
+    /// partial index over those rows alone (`WHERE scim IS NOT NULL`) serves it.
+    var onlyWhere: String? = nil
+    /// The trigram index over `foldedSQL`, for `co` and `ew`.
+    var trigram: SQLTrigram? = nil
 
     func compared(caseExact exact: Bool, dialect: any SCIMSQLDialect) -> String {
         exact ? sql : (foldedSQL ?? dialect.fold(sql))
@@ -46,6 +51,15 @@ struct SQLScalar {
     }
 }
 
+/// A trigram index over a folded column: it narrows a substring test to the rows it finds;
+/// the test is still made on each of them.
+struct SQLTrigram {
+    /// SQL true for the rows the index finds for the bound argument `needle` (its placeholder).
+    var candidates: (_ needle: String) -> String
+    /// What is bound for a folded text of at least three characters: an FTS5 phrase, a LIKE pattern.
+    var argument: (_ text: String) -> String
+}
+
 /// A multi-valued attribute: the rows of its entries, each entry reached as `e`.
 struct SQLMultiValued {
     /// `FROM` text that yields one row per entry.
@@ -55,6 +69,9 @@ struct SQLMultiValued {
     /// How the entries are ordered when one stands for them all (a sort): primary first.
     var order: String? = nil
     var subAttribute: (SCIMAttribute) -> SQLScalar?
+    /// Where the entries are also kept in indexed rows: a filter on them is then answered from
+    /// those rows' indexes (`SCIMFilterSQL`), not by reading every row's entries.
+    var indexed: SQLIndexedEntries? = nil
 
     /// Entries stored as a JSON array (the document, or one the row synthesizes).
     static func json(array: String, dialect: any SCIMSQLDialect) -> SQLMultiValued {
@@ -62,6 +79,25 @@ struct SQLMultiValued {
             SQLScalar(sql: dialect.value(in: "e.value", at: [sub.name], kind: sub.kind), kind: sub.kind, caseExact: sub.caseExact)
         }
     }
+}
+
+/// The entries of a multi-valued attribute as indexed rows, in one or more row sets (each
+/// entry in exactly one): a match is `outerKey IN (SELECT key FROM … UNION ALL SELECT …)`.
+struct SQLIndexedEntries {
+    /// The outer row's key, e.g. `users.seq`.
+    var outerKey: String
+    var sources: [SQLEntryRows]
+}
+
+/// One set of entry rows, each entry reached as `e`.
+struct SQLEntryRows {
+    /// `FROM` text.
+    var from: String
+    /// The outer row's key in these rows.
+    var key: String
+    /// Which of the `from` rows are entries, if not all.
+    var condition: String?
+    var subAttribute: (SCIMAttribute) -> SQLScalar?
 }
 
 extension ResolvedAttribute {
@@ -114,10 +150,58 @@ extension SCIMColumns {
 /// `SCIMUserResource` renders them.
 struct SCIMUserColumns: SCIMColumns {
     let dialect: any SCIMSQLDialect
+    /// Whether filters use the indexes of SQLite's v6 and PostgreSQL's migration 9 (emails,
+    /// externalId, displayName); without, they read the documents (what a test compares with).
+    var indexed = true
     var resourceType: SCIMResourceType { .user }
     var table: String { "users" }
 
     static let userName = "coalesce(users.user_name, users.email)"
+
+    /// externalId as filters read it, and as its index holds it.
+    static func externalID(_ dialect: any SCIMSQLDialect) -> String {
+        dialect.value(in: dialect.document(of: "users"), at: ["externalId"], kind: .string)
+    }
+
+    /// The folded displayName as filters read it, and as its index holds it: Roster's name
+    /// key, or the document's value folded.
+    static func displayNameKey(_ dialect: any SCIMSQLDialect) -> String {
+        let documented = dialect.value(in: dialect.document(of: "users"), at: ["displayName"], kind: .string)
+        return "CASE WHEN users.scim IS NULL THEN users.name_key ELSE \(dialect.fold(documented)) END"
+    }
+
+    /// An expression above as an index's definition spells it: its columns unqualified.
+    static func indexDefinition(_ expression: String) -> String {
+        expression.replacingOccurrences(of: "users.", with: "")
+    }
+
+    /// A user's emails as indexed rows: Roster's one email from the users never written over
+    /// SCIM (its key's unique index and the trigram index of the Roster API's search), and
+    /// every entry of the others' documents from `user_emails` (its value index and its
+    /// own trigram index), kept by triggers (SQLite's v6, PostgreSQL's migration 9).
+    private var indexedEmails: SQLIndexedEntries {
+        let rosterEmail = SQLEntryRows(from: "users AS e", key: "e.seq", condition: "\(dialect.document(of: "e")) IS NULL") { [dialect] sub in
+            switch sub.name {
+            case "value":
+                SQLScalar(sql: "e.email", kind: sub.kind, caseExact: sub.caseExact, foldedSQL: "e.email_key", rangeIndexed: true,
+                          trigram: dialect.rosterEmailTrigram)
+            case "primary": SQLScalar(sql: "(1 = 1)", kind: sub.kind, caseExact: sub.caseExact)
+            default: SQLScalar(sql: "CAST(NULL AS TEXT)", kind: sub.kind, caseExact: sub.caseExact)
+            }
+        }
+        let documented = SQLEntryRows(from: "user_emails AS e", key: "e.user_seq", condition: nil) { [dialect] sub in
+            switch sub.name {
+            case "value":
+                SQLScalar(sql: "e.value", kind: sub.kind, caseExact: sub.caseExact, foldedSQL: "e.value_key", rangeIndexed: true,
+                          trigram: dialect.userEmailsTrigram)
+            case "type": SQLScalar(sql: "e.type", kind: sub.kind, caseExact: sub.caseExact, foldedSQL: "e.type_key")
+            case "display": SQLScalar(sql: "e.display", kind: sub.kind, caseExact: sub.caseExact)
+            case "primary": SQLScalar(sql: "e.is_primary", kind: sub.kind, caseExact: sub.caseExact)
+            default: nil
+            }
+        }
+        return SQLIndexedEntries(outerKey: "users.seq", sources: [rosterEmail, documented])
+    }
 
     func modelled(_ attribute: ResolvedAttribute) -> SQLTarget? {
         guard attribute.extensionURN == nil else { return nil }
@@ -128,16 +212,23 @@ struct SCIMUserColumns: SCIMColumns {
             return .scalar(SQLScalar(sql: "users.id", kind: .string, caseExact: true, rangeIndexed: true))
         case ("userName", nil):
             return .scalar(SQLScalar(sql: Self.userName, kind: .string, caseExact: false, foldedSQL: dialect.userNameKey, rangeIndexed: true))
+        case ("externalId", nil) where indexed:
+            // Only documents have one: the index (`users_external_id`) holds those rows alone.
+            return .scalar(SQLScalar(
+                sql: Self.externalID(dialect), kind: attribute.attribute.kind, caseExact: attribute.attribute.caseExact,
+                rangeIndexed: true, onlyWhere: "\(documentColumn) IS NOT NULL"))
         case ("displayName", nil):
             let documented = dialect.value(in: documentColumn, at: ["displayName"], kind: .string)
             return .scalar(SQLScalar(
                 sql: "CASE WHEN users.scim IS NULL THEN users.name ELSE \(documented) END",
                 kind: .string, caseExact: false,
-                foldedSQL: "CASE WHEN users.scim IS NULL THEN users.name_key ELSE \(dialect.fold(documented)) END"))
+                foldedSQL: Self.displayNameKey(dialect), rangeIndexed: indexed))
         case ("active", nil):
             return .scalar(SQLScalar(sql: dialect.userActive, kind: .boolean, caseExact: true))
         case ("emails", _):
-            return .multiValued(modelledArray("emails", column: "users.email"))
+            var emails = modelledArray("emails", column: "users.email")
+            if indexed { emails.indexed = indexedEmails }
+            return .multiValued(emails)
         case ("roles", _):
             return .multiValued(modelledArray("roles", column: "users.role"))
         case ("groups", _):

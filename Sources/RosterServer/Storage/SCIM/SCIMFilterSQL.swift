@@ -39,10 +39,10 @@ struct SCIMFilterSQL {
             case .complex(let json):
                 return dialect.isPresentComplex(json)
             case .multiValued(let multi):
-                if let subName = path.subAttribute {
-                    return exists(multi, present(try subScalar(multi, named: subName, of: path)))
+                return try matching(multi) { (compiler: inout SCIMFilterSQL, subs: SubAttributes) throws(SCIMProblem) -> String? in
+                    guard let subName = path.subAttribute else { return nil }
+                    return compiler.present(try compiler.subScalar(subs, named: subName, of: path))
                 }
-                return exists(multi, nil)
             }
         case .compare(let path, let op, let literal):
             switch try target(path) {
@@ -51,19 +51,23 @@ struct SCIMFilterSQL {
             case .complex:
                 throw .invalidFilter("\(path.description) is complex: compare one of its sub-attributes, such as \(path.name).\(firstSubName(path) ?? "value").")
             case .multiValued(let multi):
-                let sub = try subScalar(multi, named: path.subAttribute ?? "value", of: path)
-                return exists(multi, try comparison(sub, op, literal, path: path))
+                return try matching(multi) { (compiler: inout SCIMFilterSQL, subs: SubAttributes) throws(SCIMProblem) -> String? in
+                    let sub = try compiler.subScalar(subs, named: path.subAttribute ?? "value", of: path)
+                    return try compiler.comparison(sub, op, literal, path: path)
+                }
             }
         case .valuePath(let path, let inner):
             guard case .multiValued(let multi) = try target(path) else {
                 throw .invalidFilter("\(path.description)[…]: a value filter needs a multi-valued attribute.")
             }
-            return exists(multi, try compileEntry(inner, of: multi, attribute: path))
+            return try matching(multi) { (compiler: inout SCIMFilterSQL, subs: SubAttributes) throws(SCIMProblem) -> String? in
+                try compiler.compileEntry(inner, of: subs, attribute: path)
+            }
         }
     }
 
     /// A value filter's inside: its paths name sub-attributes of the entries.
-    private mutating func compileEntry(_ filter: SCIMFilter, of multi: SQLMultiValued, attribute: SCIMAttributePath) throws(SCIMProblem) -> String {
+    private mutating func compileEntry(_ filter: SCIMFilter, of multi: SubAttributes, attribute: SCIMAttributePath) throws(SCIMProblem) -> String {
         switch filter {
         case .and(let left, let right):
             return "(\(try compileEntry(left, of: multi, attribute: attribute)) AND \(try compileEntry(right, of: multi, attribute: attribute)))"
@@ -81,7 +85,7 @@ struct SCIMFilterSQL {
         }
     }
 
-    private func entryScalar(_ path: SCIMAttributePath, of multi: SQLMultiValued, attribute: SCIMAttributePath) throws(SCIMProblem) -> SQLScalar {
+    private func entryScalar(_ path: SCIMAttributePath, of multi: SubAttributes, attribute: SCIMAttributePath) throws(SCIMProblem) -> SQLScalar {
         guard path.schema == nil, path.subAttribute == nil else {
             throw .invalidFilter("Inside \(attribute.name)[…], name a sub-attribute of \(attribute.name), such as value or type.")
         }
@@ -98,9 +102,9 @@ struct SCIMFilterSQL {
         return columns.target(resolved)
     }
 
-    private func subScalar(_ multi: SQLMultiValued, named name: String, of path: SCIMAttributePath) throws(SCIMProblem) -> SQLScalar {
+    private func subScalar(_ multi: SubAttributes, named name: String, of path: SCIMAttributePath) throws(SCIMProblem) -> SQLScalar {
         guard let resolved = columns.resourceType.resolve(SCIMAttributePath(schema: path.schema, name: path.name)),
-              let sub = resolved.attribute.subAttribute(name), let scalar = multi.subAttribute(sub)
+              let sub = resolved.attribute.subAttribute(name), let scalar = multi(sub)
         else {
             throw .invalidFilter("\(path.name) has no sub-attribute “\(name.prefix(60))” to filter on.")
         }
@@ -109,6 +113,26 @@ struct SCIMFilterSQL {
 
     private func firstSubName(_ path: SCIMAttributePath) -> String? {
         columns.resourceType.resolve(path)?.attribute.subAttributes.first?.name
+    }
+
+    typealias SubAttributes = (SCIMAttribute) -> SQLScalar?
+
+    /// The rows whose entries of `multi` match `condition` (compiled against the entries'
+    /// sub-attributes; nil for any entry at all): from the indexed entry rows where there are
+    /// some, each row set with its own SQL, else from each row's own entries.
+    private mutating func matching(
+        _ multi: SQLMultiValued, _ condition: (inout SCIMFilterSQL, SubAttributes) throws(SCIMProblem) -> String?
+    ) throws(SCIMProblem) -> String {
+        guard let indexed = multi.indexed else {
+            return exists(multi, try condition(&self, multi.subAttribute))
+        }
+        var selects: [String] = []
+        for source in indexed.sources {
+            let conditions = [source.condition, try condition(&self, source.subAttribute)].compactMap { $0 }
+            let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+            selects.append("SELECT \(source.key) FROM \(source.from)\(whereClause)")
+        }
+        return "(\(indexed.outerKey) IN (\(selects.joined(separator: " UNION ALL "))))"
     }
 
     private func exists(_ multi: SQLMultiValued, _ condition: String?) -> String {
@@ -127,6 +151,12 @@ struct SCIMFilterSQL {
     }
 
     private mutating func comparison(_ scalar: SQLScalar, _ op: SCIMFilter.Operator, _ literal: SCIMLiteral, path: SCIMAttributePath) throws(SCIMProblem) -> String {
+        let compared = try valueComparison(scalar, op, literal, path: path)
+        guard let only = scalar.onlyWhere, literal != .null, op != .ne else { return compared }
+        return "(\(only) AND \(compared))"
+    }
+
+    private mutating func valueComparison(_ scalar: SQLScalar, _ op: SCIMFilter.Operator, _ literal: SCIMLiteral, path: SCIMAttributePath) throws(SCIMProblem) -> String {
         let name = path.description.prefix(100)
         if literal == .null {
             switch op {
@@ -162,7 +192,8 @@ struct SCIMFilterSQL {
             let length = Int64(value.unicodeScalars.count)
             switch op {
             case .co:
-                return dialect.contains(expression, bind(.text(value)))
+                let test = dialect.contains(expression, bind(.text(value)))
+                return "(\(test)\(narrowed(scalar, value, exact: exact)))"
             case .sw:
                 if scalar.rangeIndexed, let upper = Self.upperBound(ofPrefix: value) {
                     return "(\(expression) >= \(bind(.text(value))) AND \(expression) < \(bind(.text(upper))))"
@@ -170,11 +201,20 @@ struct SCIMFilterSQL {
                 return "(\(dialect.prefix(expression, length: bind(.integer(length)))) = \(bind(.text(value))))"
             case .ew:
                 guard !value.isEmpty else { return "(\(expression) IS NOT NULL)" }
-                return "(\(dialect.suffix(expression, length: bind(.integer(length)))) = \(bind(.text(value))))"
+                let test = "\(dialect.suffix(expression, length: bind(.integer(length)))) = \(bind(.text(value)))"
+                return "(\(test)\(narrowed(scalar, value, exact: exact)))"
             default:
                 return try ordered(expression, op, .text(value), name: name)
             }
         }
+    }
+
+    /// ` AND` the rows a trigram index finds for `value`, for a folded `co` or `ew` of three
+    /// characters or more (a shorter text has no trigram); else nothing. Bound after the
+    /// test's own arguments, as it is written after them.
+    private mutating func narrowed(_ scalar: SQLScalar, _ value: String, exact: Bool) -> String {
+        guard let trigram = scalar.trigram, !exact, value.unicodeScalars.count >= 3 else { return "" }
+        return " AND " + trigram.candidates(bind(.text(trigram.argument(value))))
     }
 
     private mutating func ordered(_ sql: String, _ op: SCIMFilter.Operator, _ value: SQLArgument, name: Substring) throws(SCIMProblem) -> String {

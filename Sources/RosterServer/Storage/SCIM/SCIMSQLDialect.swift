@@ -33,6 +33,10 @@ protocol SCIMSQLDialect: Sendable {
     var userNameKey: String { get }
     /// Whether a user is active, as SQL: Roster's status, or `active` in their document.
     var userActive: String { get }
+    /// The trigram index over Roster's email keys (the Roster API's search), for `users AS e`.
+    var rosterEmailTrigram: SQLTrigram { get }
+    /// The trigram index over `user_emails.value_key`, for `user_emails AS e`.
+    var userEmailsTrigram: SQLTrigram { get }
 }
 
 extension SCIMSQLDialect {

@@ -37,6 +37,17 @@ struct SQLiteSCIMDialect: SCIMSQLDialect {
 
     func suffix(_ text: String, length: String) -> String { "substr(\(text), -(\(length)))" }
 
+    // FTS5 trigram tables: the search's `users_search` (its email column), and v6's `user_emails_search`.
+    var rosterEmailTrigram: SQLTrigram {
+        SQLTrigram(candidates: { "e.seq IN (SELECT rowid FROM users_search WHERE users_search MATCH \($0))" },
+                   argument: { "email_key : " + ListPlan.phrase($0) })
+    }
+
+    var userEmailsTrigram: SQLTrigram {
+        SQLTrigram(candidates: { "e.seq IN (SELECT rowid FROM user_emails_search WHERE user_emails_search MATCH \($0))" },
+                   argument: { ListPlan.phrase($0) })
+    }
+
     /// `$.name.sub`, with anything but plain names (`$ref`, a URN) quoted: `$."urn".name`.
     static func path(_ members: [String]) -> String {
         "$" + members.map { "." + member($0) }.joined()

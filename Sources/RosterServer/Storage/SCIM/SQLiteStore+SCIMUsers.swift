@@ -5,10 +5,11 @@ import RosterKit
 /// SCIM's reads of users, on the same rows and write generation as the Roster API; its writes
 /// are `RowStore`'s.
 extension SQLiteStore {
-    /// A page of users and `totalResults`.
+    /// A page of users and `totalResults`, within the query budget (a filter the indexes do not
+    /// narrow may read every document): `queryTooSlow` past it.
     func scimUsers(_ query: SCIMListQuery) async throws -> (total: Int, records: [SCIMUserRecord]) {
         let plan = try SCIMListPlan(select: SCIMUserRecord.columns, columns: SCIMUserColumns(dialect: SQLiteSCIMDialect()), query: query)
-        return try read { db in
+        return try await longRead { db in
             let total = try Int.fetchOne(
                 db.cachedStatement(sql: plan.countSQL), arguments: SQLiteSCIMDialect.statementArguments(plan.countArguments)) ?? 0
             guard plan.limit > 0, plan.offset < total else { return (total, []) }
@@ -19,7 +20,7 @@ extension SQLiteStore {
 
     /// The page's rows: by walking the table in `seq` order when the counts say that finds
     /// them sooner (up to a bounded `seq`, else through the index after all), or through the
-    /// filter's index.
+    /// filter's index (`SCIMListPlan.filterIndexPageSQL`).
     private static func pageRows(_ plan: SCIMListPlan, matches: Int, in db: Database) throws -> [Row] {
         let wanted = min(plan.limit, matches - plan.offset)
         if plan.walksTable, let span = try SeqSpan.of(users: db),
@@ -28,13 +29,13 @@ extension SQLiteStore {
             let rows = try Row.fetchAll(db.cachedStatement(sql: walk.sql), arguments: SQLiteSCIMDialect.statementArguments(walk.arguments))
             if rows.count == wanted { return rows }
         }
-        return try Row.fetchAll(db.cachedStatement(sql: plan.pageSQL), arguments: SQLiteSCIMDialect.statementArguments(plan.pageArguments))
+        return try Row.fetchAll(db.cachedStatement(sql: plan.filterIndexPageSQL), arguments: SQLiteSCIMDialect.statementArguments(plan.pageArguments))
     }
 
     /// How much of the table, in `seq` order, a walk for a filtered page may read; nil when the
-    /// filter's index is the better way. SQLite's planner always takes the index, then sorts
-    /// every match: `userName sw "a" and active eq true` at a million users gathered 94,242
-    /// matches to keep 50 (16 ms), where the table walk meets the 50 within some 530 rows
+    /// filter's index is the better way. Through the index, every match is sorted:
+    /// `userName sw "a" and active eq true` at a million users gathered 94,242 matches to
+    /// keep 50 (16 ms), where the table walk meets the 50 within some 530 rows
     /// (under 1 ms). Spread evenly, the page is met within `through / matches` of the table,
     /// each row read costing about three index entries; the walk may read four times that
     /// before it gives up (matches bunched late in `seq` order, say `meta.created gt` a
