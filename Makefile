@@ -50,15 +50,18 @@ scim-peer: deps
 	@$(SCIM_PEER)/bin/python3 -c 'import scim2_server' 2>/dev/null || \
 	  $(SCIM_PEER)/bin/python3 -m pip install --quiet --disable-pip-version-check -r scripts/scim/requirements.txt
 
-# OpenLDAP's server and tools, for the throwaway slapd the LDAP interop tests start
-# (scripts/lib/slapd.sh) in a folder of their own. The package's own service is never used: it
-# is stopped when the install started it.
+# OpenLDAP's server and tools and Samba's AD DC, for the throwaway servers the LDAP interop
+# tests start (scripts/lib/slapd.sh, scripts/lib/samba.sh) in folders of their own. The
+# packages' own services are never used: they are stopped when the install started them.
 ldap-deps:
-	@command -v slapd >/dev/null && command -v ldapsearch >/dev/null && command -v slapadd >/dev/null || { \
-	  echo "Installing: slapd ldap-utils"; \
-	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slapd ldap-utils; \
-	  if command -v systemctl >/dev/null && systemctl is-active --quiet slapd 2>/dev/null; then $(SUDO) systemctl stop slapd; \
-	  elif [ -x /etc/init.d/slapd ]; then $(SUDO) /etc/init.d/slapd stop >/dev/null 2>&1 || true; fi; }
+	@command -v slapd >/dev/null && command -v ldapsearch >/dev/null && command -v slapadd >/dev/null \
+	  && command -v samba >/dev/null && command -v samba-tool >/dev/null || { \
+	  echo "Installing: slapd ldap-utils samba winbind"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slapd ldap-utils samba winbind; \
+	  for service in slapd samba-ad-dc smbd nmbd winbind; do \
+	    if command -v systemctl >/dev/null && systemctl is-active --quiet $$service 2>/dev/null; then $(SUDO) systemctl stop $$service; \
+	    elif [ -x /etc/init.d/$$service ]; then $(SUDO) /etc/init.d/$$service stop >/dev/null 2>&1 || true; fi; \
+	  done; }
 
 # Debian's PostgreSQL server programs (initdb, pg_ctl), for the throwaway clusters the tests
 # and benches start (scripts/lib/postgres.sh) to run the store against PostgreSQL too.

@@ -44,8 +44,12 @@ public final class SlapdServer: @unchecked Sendable {
 
     /// `ldapsearch` as the admin: the entry's attributes as LDIF lines (base64 values decoded).
     public func ldapsearch(base: String, scope: String = "base", filter: String = "(objectClass=*)", attributes: [String] = []) throws -> [String: [String]] {
-        let text = try Self.run("ldapsearch", ["-LLL", "-o", "ldif-wrap=no", "-x", "-H", url.absoluteString, "-D", Self.adminDN,
-                                               "-w", Self.adminPassword, "-s", scope, "-b", base, filter] + attributes)
+        Self.parse(try Self.run("ldapsearch", ["-LLL", "-o", "ldif-wrap=no", "-x", "-H", url.absoluteString, "-D", Self.adminDN,
+                                                "-w", Self.adminPassword, "-s", scope, "-b", base, filter] + attributes))
+    }
+
+    /// LDIF lines as attribute values (base64 values decoded), attribute names in lower case.
+    static func parse(_ text: String) -> [String: [String]] {
         var values: [String: [String]] = [:]
         for line in text.split(separator: "\n") {
             if let range = line.range(of: ":: ") {
@@ -69,14 +73,15 @@ public final class SlapdServer: @unchecked Sendable {
         _ = try Self.run("ldapmodify", ["-x", "-H", url.absoluteString, "-D", Self.adminDN, "-w", Self.adminPassword], input: ldif)
     }
 
-    static func script(_ arguments: [String]) throws -> String {
+    static func script(_ arguments: [String], name: String = "slapd.sh") throws -> String {
         // Sources/RosterKitTestSupport/SlapdServer.swift → the package root.
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return try run(root.appendingPathComponent("scripts/lib/slapd.sh").path, arguments)
+        return try run(root.appendingPathComponent("scripts/lib/\(name)").path, arguments)
     }
 
-    static func run(_ program: String, _ arguments: [String], input: String? = nil) throws -> String {
+    static func run(_ program: String, _ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> String {
         let process = Process()
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new } }
         process.executableURL = URL(fileURLWithPath: program.hasPrefix("/") ? program : (which(program) ?? "/usr/bin/\(program)"))
         process.arguments = arguments
         let output = Pipe()

@@ -69,4 +69,5 @@ def main():
         out.write("\n")
 
 
-main()
+if __name__ == "__main__":
+    main()

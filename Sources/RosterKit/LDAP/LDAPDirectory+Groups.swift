@@ -106,7 +106,10 @@ extension LDAPDirectory {
                 }
             }
         } catch let error as LDAPResultError
-            where [LDAPResultError.attributeOrValueExists, LDAPResultError.noSuchAttribute, LDAPResultError.objectClassViolation].contains(error.code) {
+            // OpenLDAP says 20 or 16; Active Directory says 68 or 53 for the same; 65 is
+            // groupOfNames losing its last member. The read and the difference sort them out.
+            where [LDAPResultError.attributeOrValueExists, LDAPResultError.noSuchAttribute, LDAPResultError.objectClassViolation,
+                   LDAPResultError.alreadyExists, LDAPResultError.unwillingToPerform].contains(error.code) {
             let current = Self.memberValues(try await groupEntry(groupID, schema: schema))
             let isMember = { (dn: String) in current.contains { LDAPDN.same($0, dn) } }
             let adding = change.add.filter { !isMember($0) }

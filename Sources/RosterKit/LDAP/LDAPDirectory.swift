@@ -125,6 +125,17 @@ public actor LDAPDirectory: Directory {
         } catch {
             throw LDAPErrorMapping.apiError(error, host: configuration.host, schema: schema)
         }
+        if schema.vendor == .activeDirectory, draft.status != .suspended {
+            // AD creates accounts disabled; enabling is a second step, which AD refuses while
+            // the account has no password its policy accepts: then it stays disabled, and says so.
+            let enable = LDAPUserMapping.statusModifications(suspend: false, entry: LDAPEntry(dn: dn, attributes: ["useraccountcontrol": ["514"]]),
+                                                             schema: schema)
+            do {
+                try await modify(dn, enable, schema: schema)
+            } catch {
+                configuration.logger.notice("the new account stays disabled until it has a password: \(error.localizedDescription)")
+            }
+        }
         return try await user(id: dn)
     }
 
@@ -150,6 +161,12 @@ public actor LDAPDirectory: Directory {
     /// server offers it. The password is never logged.
     public func resetPassword(id: String, to password: String) async throws {
         let schema = try await schema()
+        if schema.vendor == .activeDirectory {
+            // AD: a replace of unicodePwd, the password quoted in UTF-16LE, over TLS only.
+            let value = Data(("\"" + password + "\"").utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+            try await modify(id, [LDAPModification(.replace, "unicodePwd", data: [value])], schema: schema)
+            return
+        }
         try await mapped(schema) {
             try await session.run("password modify", mayRepeat: false) { connection, cancel in
                 try connection.setPassword(dn: id, to: password, cancel: cancel)
