@@ -44,9 +44,9 @@ public final class SambaServer: @unchecked Sendable {
     private var host: String { url.host ?? "127.0.0.1" }
 
     /// `ldapsearch` over StartTLS as the administrator.
-    public func ldapsearch(base: String, filter: String = "(objectClass=*)", attributes: [String] = []) throws -> [String: [String]] {
+    public func ldapsearch(base: String, scope: String = "base", filter: String = "(objectClass=*)", attributes: [String] = []) throws -> [String: [String]] {
         try SlapdServer.parse(SlapdServer.run("ldapsearch", ["-ZZ", "-LLL", "-o", "ldif-wrap=no", "-x", "-H", url.absoluteString, "-D", Self.admin,
-                                                             "-w", Self.adminPassword, "-s", "base", "-b", base, filter] + attributes,
+                                                             "-w", Self.adminPassword, "-s", scope, "-b", base, filter] + attributes,
                                               environment: ["LDAPTLS_CACERT": caFile]))
     }
 

@@ -10,13 +10,14 @@
 #   samba.sh stop DIR      stops it and deletes DIR
 #
 # The administrator is Administrator@roster.test with the password in ADMIN_PASSWORD below;
-# the CA certificate is DIR/ca.pem. TEMPLATE (default: /tmp/roster-samba-template-UID) is
+# the CA certificate is DIR/ca.pem. TEMPLATE (default: /tmp/roster-samba-template-UID-HASH) is
 # made when missing.
 set -euo pipefail
 
 ADMIN_PASSWORD="Admin-Secret-1"
-TEMPLATE=${TEMPLATE:-/tmp/roster-samba-template-$(id -u)}
 SCRIPTS=$(cd "$(dirname "$0")/.." && pwd)
+# Named by what makes it, so a changed seed or script provisions a new one.
+TEMPLATE=${TEMPLATE:-/tmp/roster-samba-template-$(id -u)-$(cat "$0" "$SCRIPTS/ldap/seed.py" "$SCRIPTS/ldap/seed_ad.py" | md5sum | cut -c1-8)}
 
 port_is_free() {
     ! (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null
