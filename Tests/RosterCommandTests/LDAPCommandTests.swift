@@ -31,6 +31,8 @@ struct LDAPCommandTests {
         #expect(settings.ldap.password == .literal("from-env", origin: "ROSTER_PASSWORD"))
         #expect(throws: SettingsError.self) { try resolve(Settings.Flags(server: "ldap://h", api: "scim")) }
         #expect(throws: SettingsError.self) { try resolve(Settings.Flags(server: "ldap://h"), config: #"{"passwordFile": "a", "passwordCommand": "b"}"#) }
+        let typo = try #require(throws: SettingsError.self) { try resolve(Settings.Flags(server: "ldap://h"), config: #"{"ldap": {"peopleBse": "x"}}"#) }
+        #expect(typo.message.contains("unknown setting “peopleBse” in “ldap”"), "\(typo.message)")
     }
 
     @Test func withoutAPasswordSourceThePromptIsAsked() throws {

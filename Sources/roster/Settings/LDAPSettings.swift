@@ -17,7 +17,7 @@ struct LDAPSettings: Equatable {
         var settings = LDAPSettings()
         settings.bindDN = flags.bindDN ?? environment["ROSTER_BIND_DN"].nonEmpty ?? file.bindDN
         settings.startTLS = file.startTLS ?? true
-        settings.schema = file.ldap ?? LDAPSchemaSettings()
+        settings.schema = file.ldap?.schema ?? LDAPSchemaSettings()
         guard file.passwordFile == nil || file.passwordCommand == nil else {
             throw SettingsError("Set only one of passwordFile and passwordCommand in the configuration file.")
         }
@@ -44,5 +44,19 @@ struct LDAPSettings: Equatable {
         }
         return LDAPConfiguration(url: url, bindDN: bindDN ?? "", password: source.map(TokenProvider.init), startTLS: startTLS,
                                  caFile: caFile, schema: schema, connectTimeout: connectTimeout, logger: logger)
+    }
+}
+
+/// The settings file's `ldap` object: `LDAPSchemaSettings`, with an unknown key an error (a
+/// typo such as "peopleBse" would otherwise be ignored).
+struct LDAPSection: Decodable, Equatable {
+    var schema: LDAPSchemaSettings
+
+    static let keys = ["peopleBase", "groupsBase", "personClass", "newPersonClasses", "groupClass", "nameAttribute",
+                       "loginAttribute", "emailAttribute", "rdnAttribute"]
+
+    init(from decoder: any Decoder) throws {
+        try SettingsFile.rejectUnknownKeys(in: decoder, known: Self.keys, section: "ldap")
+        schema = try LDAPSchemaSettings(from: decoder)
     }
 }

@@ -21,7 +21,7 @@ struct SettingsFile: Decodable, Equatable {
     var logLevel: String?
     var embedded: Embedded?
     // LDAP (docs/ldap.md): how to bind, and where people and groups are.
-    var bindDN: String?, passwordFile: String?, passwordCommand: String?, startTLS: Bool?, ldap: LDAPSchemaSettings?
+    var bindDN: String?, passwordFile: String?, passwordCommand: String?, startTLS: Bool?, ldap: LDAPSection?
 
     struct Embedded: Decodable, Equatable {
         var database: String?
@@ -72,7 +72,7 @@ struct SettingsFile: Decodable, Equatable {
         passwordFile = try container.decodeIfPresent(String.self, forKey: .passwordFile)
         passwordCommand = try container.decodeIfPresent(String.self, forKey: .passwordCommand)
         startTLS = try container.decodeIfPresent(Bool.self, forKey: .startTLS)
-        ldap = try container.decodeIfPresent(LDAPSchemaSettings.self, forKey: .ldap)
+        ldap = try container.decodeIfPresent(LDAPSection.self, forKey: .ldap)
     }
 
     /// Reads a settings file; the error names the file and what is wrong with it.
@@ -103,7 +103,7 @@ struct SettingsFile: Decodable, Equatable {
         init?(intValue: Int) { nil }
     }
 
-    fileprivate static func rejectUnknownKeys(in decoder: any Decoder, known: [String], section: String?) throws {
+    static func rejectUnknownKeys(in decoder: any Decoder, known: [String], section: String?) throws {
         let keys = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
         if let unknown = keys.first(where: { !known.contains($0) }) {
             let place = section.map { " in “\($0)”" } ?? ""
