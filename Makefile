@@ -6,8 +6,8 @@ BIN := .build/$(CONFIG)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages the build and the tests need, each with the check that says it is there.
-APT_PACKAGES := pkg-config libncurses-dev libsqlite3-dev tmux openssl
-.PHONY: all deps postgres-deps build run test clean check-api check-scim python-venv api-check-tools scim-check-tools bench-server bench-server-backends bench-scim-filters bench-writes bench-tools bench screenshots tool-deps scim-peer
+APT_PACKAGES := pkg-config libncurses-dev libsqlite3-dev tmux openssl libldap-dev
+.PHONY: all deps ldap-deps postgres-deps build run test clean check-api check-scim python-venv api-check-tools scim-check-tools bench-server bench-server-backends bench-scim-filters bench-writes bench-tools bench screenshots tool-deps scim-peer
 
 # Python for the measuring and picture-making scripts: a virtual environment under .build, so
 # nothing is installed into the system's Python.
@@ -27,6 +27,7 @@ deps:
 	pkg-config --exists sqlite3 2>/dev/null || missing="$$missing libsqlite3-dev"; \
 	command -v tmux >/dev/null || missing="$$missing tmux"; \
 	command -v openssl >/dev/null || missing="$$missing openssl"; \
+	[ -f /usr/include/ldap.h ] || missing="$$missing libldap-dev"; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
@@ -49,6 +50,19 @@ scim-peer: deps
 	@$(SCIM_PEER)/bin/python3 -c 'import scim2_server' 2>/dev/null || \
 	  $(SCIM_PEER)/bin/python3 -m pip install --quiet --disable-pip-version-check -r scripts/scim/requirements.txt
 
+# OpenLDAP's server and tools and Samba's AD DC, for the throwaway servers the LDAP interop
+# tests start (scripts/lib/slapd.sh, scripts/lib/samba.sh) in folders of their own. The
+# packages' own services are never used: they are stopped when the install started them.
+ldap-deps:
+	@command -v slapd >/dev/null && command -v ldapsearch >/dev/null && command -v slapadd >/dev/null \
+	  && command -v samba >/dev/null && command -v samba-tool >/dev/null || { \
+	  echo "Installing: slapd ldap-utils samba winbind"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slapd ldap-utils samba winbind; \
+	  for service in slapd samba-ad-dc smbd nmbd winbind; do \
+	    if command -v systemctl >/dev/null && systemctl is-active --quiet $$service 2>/dev/null; then $(SUDO) systemctl stop $$service; \
+	    elif [ -x /etc/init.d/$$service ]; then $(SUDO) /etc/init.d/$$service stop >/dev/null 2>&1 || true; fi; \
+	  done; }
+
 # Debian's PostgreSQL server programs (initdb, pg_ctl), for the throwaway clusters the tests
 # and benches start (scripts/lib/postgres.sh) to run the store against PostgreSQL too.
 postgres-deps:
@@ -57,7 +71,7 @@ postgres-deps:
 	@# The package starts a cluster of its own as a service; the tests never use it.
 	@scripts/lib/postgres.sh bin >/dev/null
 
-test: deps scim-peer postgres-deps scim-check-tools api-check-tools
+test: deps scim-peer postgres-deps ldap-deps scim-check-tools api-check-tools
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel --skip 'Transport(AgainstServer)?Tests'
 	@# The transport's deadlines and cancels on their own: with every other suite running on two

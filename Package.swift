@@ -42,6 +42,12 @@ let package = Package(
             name: "CNCursesW",
             providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]
         ),
+        // OpenLDAP's libldap (Debian's libldap-dev, installed by `make deps`): the LDAP directory's
+        // protocol, never a BER codec of our own.
+        .systemLibrary(
+            name: "CLDAP",
+            providers: [.apt(["libldap-dev"]), .brew(["openldap"])]
+        ),
         // Signal and crash handling that must be C (async-signal-safe): forwards signals to
         // the app through a pipe and restores the terminal on a crash.
         .target(name: "CTerminalGuard"),
@@ -49,6 +55,7 @@ let package = Package(
         .target(
             name: "RosterKit",
             dependencies: [
+                "CLDAP",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

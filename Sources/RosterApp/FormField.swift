@@ -20,10 +20,10 @@ public enum FormField: String, CaseIterable, Sendable {
         self == .name || self == .email || self == .userName
     }
 
-    /// The fields a directory asks for: a SCIM service keys users on `userName`, and only a
+    /// The fields a directory asks for: SCIM and LDAP key users on a login (`userName`), and only a
     /// directory that knows roles gets a role picker.
     public static func fields(for traits: DirectoryTraits) -> [FormField] {
-        [.name, .email] + (traits.dialect == .scim ? [.userName] : []) + (traits.hasRoles ? [.role] : []) + [.status]
+        [.name, .email] + (traits.dialect != .roster ? [.userName] : []) + (traits.hasRoles ? [.role] : []) + [.status]
     }
 }
 

@@ -68,7 +68,14 @@ struct Launcher {
         if embedded != nil { options.bulkConcurrency = 2 }
         let exitCode: Int32
         do {
-            let directory = RemoteDirectory(client: client, choice: embedded != nil ? .roster : settings.api)
+            let directory: any Directory
+            if let server = settings.server, LDAPConfiguration.isLDAPURL(server) {
+                // An ldap:// or ldaps:// URL is an LDAP directory whatever --api says (auto finds it so).
+                directory = LDAPDirectory(configuration: try settings.ldap.configuration(
+                    url: server, caFile: settings.caFile, connectTimeout: settings.connectTimeout, logger: makeLogger("roster.ldap")))
+            } else {
+                directory = RemoteDirectory(client: client, choice: embedded != nil ? .roster : settings.api)
+            }
             exitCode = try await TerminalApp.run(directory: directory, options: options, logger: logger)
         } catch {
             await transport.shutdown(waitingAtMost: .milliseconds(250))

@@ -19,7 +19,9 @@ struct RosterCommand: AsyncParsableCommand {
             """,
         version: RosterVersion.current)
 
-    @Option(name: .long, help: ArgumentHelp("The user API server, e.g. https://users.example.com/roster/ (env ROSTER_SERVER).", valueName: "url"))
+    @Option(name: .long, help: ArgumentHelp(
+        "The user API server, e.g. https://users.example.com/roster/, or an LDAP directory, ldaps://host or ldap://host (StartTLS) (env ROSTER_SERVER).",
+        valueName: "url"))
     var server: String?
 
     @Option(name: .long, help: ArgumentHelp(
@@ -29,6 +31,11 @@ struct RosterCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("The bearer token the server expects (env ROSTER_TOKEN).", valueName: "token"))
     var token: String?
+
+    @Option(name: .customLong("bind-dn"), help: ArgumentHelp(
+        "For an ldap:// or ldaps:// server: the DN (or, for Active Directory, user@domain) to bind as; the password comes from ROSTER_PASSWORD, passwordFile, passwordCommand or a prompt (env ROSTER_BIND_DN).",
+        valueName: "dn"))
+    var bindDN: String?
 
     @Option(name: .long, help: ArgumentHelp("A configuration file (JSON with comments).", valueName: "file"))
     var config: String?
@@ -45,7 +52,7 @@ struct RosterCommand: AsyncParsableCommand {
         let settings: Settings
         do {
             settings = try Settings.resolve(
-                flags: Settings.Flags(server: server, token: token, config: config, demoFaults: demoFaults, api: api),
+                flags: Settings.Flags(server: server, token: token, config: config, demoFaults: demoFaults, api: api, bindDN: bindDN),
                 environment: ProcessInfo.processInfo.environment)
         } catch let error as SettingsError {
             throw ValidationError(error.message)

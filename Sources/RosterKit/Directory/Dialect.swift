@@ -1,13 +1,16 @@
-/// The two APIs Roster speaks (docs/design.md, "Two dialects, one seam").
+/// The protocols Roster speaks (docs/design.md, "Two dialects, one seam"): two HTTP APIs,
+/// and LDAP.
 public enum Dialect: String, Sendable, CaseIterable {
     case roster
     case scim
+    case ldap
 
     /// How the header names it.
     public var label: String {
         switch self {
         case .roster: "Roster API"
         case .scim: "SCIM 2.0"
+        case .ldap: "LDAP"
         }
     }
 }

@@ -38,9 +38,13 @@ public actor RemoteDirectory: Directory {
         }
         if let resolved { return resolved } // another call finished the probe meanwhile
         dialect = found
-        let directory: any Directory = switch found {
-        case .roster: RosterAPIDirectory(client: client)
-        case .scim: SCIMDirectory(client: client)
+        let directory: any Directory
+        switch found {
+        case .roster: directory = RosterAPIDirectory(client: client)
+        case .scim: directory = SCIMDirectory(client: client)
+        case .ldap:
+            // The probe speaks HTTP and never finds LDAP: an LDAP server is an ldap:// URL (LDAPDirectory).
+            throw APIError.invalidRequest("An LDAP directory is reached by an ldap:// or ldaps:// URL.")
         }
         resolved = directory
         client.configuration.logger.info("speaking \(found.label)")

@@ -29,7 +29,7 @@ struct Presenter {
             connection = .connected
         }
         // SCIM is named once the first load has told which dialect this is.
-        let dialect = model.traits.dialect == .scim ? "\(Dialect.scim.label) · " : ""
+        let dialect = model.traits.dialect != .roster ? "\(model.traits.dialect.label) · " : ""
         var header = HeaderContent(server: dialect + serverLabel, userCount: list.state.value.map(\.total), connection: connection, spinner: spinner)
         header.userCountIsLowerBound = list.state.value?.totalIsLowerBound == true
         if !list.marks.isEmpty { header.marked = "\(list.marks.countLabel) marked" }

@@ -15,6 +15,11 @@ struct ConnectionCheck {
         var embedded: RunningServer?
         let baseURL: URL
         let tokens: TokenProvider?
+        if let server = settings.server, LDAPConfiguration.isLDAPURL(server) {
+            report.line("Server", Redaction.url(server))
+            await checkLDAP(server, report: &report)
+            return report.finish()
+        }
         if let server = settings.server {
             baseURL = server
             tokens = settings.token.map(TokenProvider.init)

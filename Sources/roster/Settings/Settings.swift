@@ -31,6 +31,8 @@ struct Settings: Equatable {
     var database: String
     var seedUsers = 500
     var demoFaults = 0.0
+    /// LDAP servers only (an ldap:// or ldaps:// server): the bind, the password's source, StartTLS, the layout.
+    var ldap = LDAPSettings()
 
     struct Flags {
         var server: String?
@@ -38,6 +40,7 @@ struct Settings: Equatable {
         var config: String?
         var demoFaults: Double?
         var api: String?
+        var bindDN: String?
     }
 
     static func resolve(flags: Flags, environment: [String: String]) throws -> Settings {
@@ -64,7 +67,11 @@ struct Settings: Equatable {
             }
             settings.api = choice
         }
+        if let server = settings.server, LDAPConfiguration.isLDAPURL(server), settings.api != .auto {
+            throw SettingsError("--api \(settings.api.rawValue) names an HTTP API; an ldap:// or ldaps:// server is LDAP (leave --api out).")
+        }
         settings.token = try tokenSource(flags: flags, environment: environment, file: file, paths: paths)
+        settings.ldap = try LDAPSettings.resolve(flags: flags, environment: environment, file: file, paths: paths)
         if let caFile = file.caFile {
             let path = paths.expand(caFile)
             guard FileManager.default.isReadableFile(atPath: path) else {
@@ -124,8 +131,9 @@ struct Settings: Equatable {
     }
 
     static func serverURL(_ text: String) throws -> URL {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
-            throw SettingsError("“\(text)” is not a server URL; give one like http://host:8080/.")
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https", "ldap", "ldaps"].contains(scheme),
+              url.host != nil else {
+            throw SettingsError("“\(text)” is not a server URL; give one like http://host:8080/ or ldaps://ldap.example.com.")
         }
         return url
     }

@@ -1,4 +1,5 @@
 import Foundation
+import RosterKit
 
 /// What a configuration file may say (Config/roster.json documents each key and its
 /// default). Every key is optional; an unknown key is an error, so a typo is not ignored.
@@ -19,6 +20,8 @@ struct SettingsFile: Decodable, Equatable {
     var logFile: String?
     var logLevel: String?
     var embedded: Embedded?
+    // LDAP (docs/ldap.md): how to bind, and where people and groups are.
+    var bindDN: String?, passwordFile: String?, passwordCommand: String?, startTLS: Bool?, ldap: LDAPSection?
 
     struct Embedded: Decodable, Equatable {
         var database: String?
@@ -41,6 +44,7 @@ struct SettingsFile: Decodable, Equatable {
     enum CodingKeys: String, CodingKey, CaseIterable {
         case server, api, token, tokenFile, tokenCommand, caFile, pageSize, requestTimeoutSeconds, connectTimeoutSeconds
         case colors, mouse, scrolling, exportColumns, logFile, logLevel, embedded
+        case bindDN, passwordFile, passwordCommand, startTLS, ldap
     }
 
     init() {}
@@ -64,6 +68,11 @@ struct SettingsFile: Decodable, Equatable {
         logFile = try container.decodeIfPresent(String.self, forKey: .logFile)
         logLevel = try container.decodeIfPresent(String.self, forKey: .logLevel)
         embedded = try container.decodeIfPresent(Embedded.self, forKey: .embedded)
+        bindDN = try container.decodeIfPresent(String.self, forKey: .bindDN)
+        passwordFile = try container.decodeIfPresent(String.self, forKey: .passwordFile)
+        passwordCommand = try container.decodeIfPresent(String.self, forKey: .passwordCommand)
+        startTLS = try container.decodeIfPresent(Bool.self, forKey: .startTLS)
+        ldap = try container.decodeIfPresent(LDAPSection.self, forKey: .ldap)
     }
 
     /// Reads a settings file; the error names the file and what is wrong with it.
@@ -94,7 +103,7 @@ struct SettingsFile: Decodable, Equatable {
         init?(intValue: Int) { nil }
     }
 
-    fileprivate static func rejectUnknownKeys(in decoder: any Decoder, known: [String], section: String?) throws {
+    static func rejectUnknownKeys(in decoder: any Decoder, known: [String], section: String?) throws {
         let keys = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
         if let unknown = keys.first(where: { !known.contains($0) }) {
             let place = section.map { " in “\($0)”" } ?? ""

@@ -1,0 +1,50 @@
+import Foundation
+
+/// One entry as a search returned it: its DN and the values of the attributes asked for, by
+/// attribute name in lower case (LDAP names are case-insensitive).
+public struct LDAPEntry: Sendable, Equatable {
+    public var dn: String
+    public var attributes: [String: [String]]
+
+    public init(dn: String, attributes: [String: [String]] = [:]) {
+        self.dn = dn
+        self.attributes = attributes
+    }
+
+    public func values(_ attribute: String) -> [String] {
+        attributes[attribute.lowercased()] ?? []
+    }
+
+    public func first(_ attribute: String) -> String? {
+        values(attribute).first
+    }
+
+    /// The first value, when it holds more than white space.
+    public func text(_ attribute: String) -> String? {
+        guard let value = first(attribute), !value.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        return value
+    }
+}
+
+/// One change of a modify operation (RFC 4511 section 4.6).
+public struct LDAPModification: Sendable, Equatable {
+    public enum Operation: Sendable, Equatable {
+        case add, delete, replace
+    }
+
+    public var operation: Operation
+    public var attribute: String
+    /// Raw values: UTF-8 text for most attributes, UTF-16LE for AD's `unicodePwd`. A delete
+    /// without values removes the attribute.
+    public var values: [Data]
+
+    public init(_ operation: Operation, _ attribute: String, _ values: [String]) {
+        self.init(operation, attribute, data: values.map { Data($0.utf8) })
+    }
+
+    public init(_ operation: Operation, _ attribute: String, data: [Data]) {
+        self.operation = operation
+        self.attribute = attribute
+        self.values = data
+    }
+}

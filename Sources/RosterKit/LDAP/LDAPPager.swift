@@ -1,0 +1,73 @@
+import Foundation
+
+/// Roster's numbered pages over LDAP's simple paged results (RFC 2696), whose cookies only go
+/// forward: the next page continues the connection's last cookie; any other page starts the
+/// search again and skips to it. Runs on the session's thread.
+enum LDAPPager {
+    struct Slice {
+        var entries: [LDAPEntry]
+        var hasMore: Bool
+        /// The server's estimate of the whole result (0 when it gives none).
+        var estimatedTotal: Int
+    }
+
+
+    static func page(
+        _ connection: LDAPConnection, base: String, filter: String, attributes: [String], sortKey: String?,
+        offset: Int, size: Int, paging: Bool, cancel: CancelFlag
+    ) throws -> Slice {
+        guard paging else {
+            // No paging control: one search of everything up to this page, sliced here.
+            let all = try connection.search(base: base, scope: .subtree, filter: filter, attributes: attributes,
+                                            sortKeys: sortKey, cancel: cancel).entries
+            let slice = Array(all.dropFirst(offset).prefix(size))
+            return Slice(entries: slice, hasMore: all.count > offset + size, estimatedTotal: all.count)
+        }
+        let key = [base, filter, sortKey ?? "", attributes.joined(separator: ","), String(size)].joined(separator: "\u{1}")
+        var cookie = Data()
+        var position = 0
+        if let cursor = connection.pagedCursor {
+            if cursor.key == key, cursor.nextOffset <= offset {
+                cookie = cursor.cookie
+                position = cursor.nextOffset
+            } else {
+                // Servers keep an unfinished paged search (OpenLDAP's sort overlay refuses a
+                // new sorted one meanwhile): release it first.
+                _ = try? connection.search(base: cursor.base, scope: .subtree, filter: cursor.filter, attributes: cursor.attributes,
+                                           pageSize: 0, cookie: cursor.cookie, sortKeys: cursor.sortKey, cancel: cancel)
+            }
+        }
+        connection.pagedCursor = nil
+        var estimate = 0
+        // Skipping goes in pages of the same size: OpenLDAP's sort overlay keeps the first
+        // request's page size for the whole search.
+        while position < offset {
+            let skipped = try connection.search(base: base, scope: .subtree, filter: filter, attributes: attributes,
+                                                pageSize: size, cookie: cookie, sortKeys: sortKey, cancel: cancel)
+            position += skipped.entries.count
+            estimate = skipped.estimatedTotal
+            cookie = skipped.cookie ?? Data()
+            if cookie.isEmpty { return Slice(entries: [], hasMore: false, estimatedTotal: max(estimate, position)) }
+        }
+        let result = try connection.search(base: base, scope: .subtree, filter: filter, attributes: attributes,
+                                           pageSize: size, cookie: cookie, sortKeys: sortKey, cancel: cancel)
+        let next = result.cookie ?? Data()
+        if !next.isEmpty {
+            connection.pagedCursor = LDAPConnection.PagedCursor(
+                key: key, nextOffset: position + result.entries.count, cookie: next, base: base, filter: filter,
+                attributes: attributes, sortKey: sortKey)
+        }
+        return Slice(entries: result.entries, hasMore: !next.isEmpty, estimatedTotal: result.estimatedTotal)
+    }
+
+    /// The page as Roster's `Page`: an exact total at the end, else the server's estimate when it
+    /// is plausible, else "at least one more than seen".
+    static func rosterPage<Item>(_ slice: Slice, items: [Item], query page: Int, perPage: Int) -> Page<Item> {
+        let seen = (page - 1) * perPage + slice.entries.count
+        guard slice.hasMore else { return Page(items: items, page: page, perPage: perPage, total: seen) }
+        if slice.estimatedTotal > seen { return Page(items: items, page: page, perPage: perPage, total: slice.estimatedTotal) }
+        var result = Page(items: items, page: page, perPage: perPage, total: seen + 1)
+        result.totalIsLowerBound = true
+        return result
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import NIOPosix
+import Synchronization
+
+/// The connection to one LDAP server and the thread its blocking calls run on (a thread of its
+/// own, never Swift's cooperative pool). Connects on first use: TCP, StartTLS unless the URL is
+/// ldaps (or the settings turn it off), a simple bind, the root DSE. A connection the server
+/// dropped is made again on the next call; a read that found it dropped is tried once more on
+/// the new one, a write never (it may have landed).
+final class LDAPSession: Sendable {
+    let configuration: LDAPConfiguration
+    private let pool: NIOThreadPool
+    /// Touched only on the pool's one thread.
+    private let state = Mutex<Box>(Box())
+    private let knownRootDSE = Mutex<LDAPRootDSE?>(nil)
+
+    /// The connection, owned by the pool's thread (the mutex is only ever taken there).
+    private final class Box: @unchecked Sendable {
+        var connection: LDAPConnection?
+    }
+
+    init(_ configuration: LDAPConfiguration) {
+        // libldap writes to sockets without MSG_NOSIGNAL: a write to a server that went away
+        // must fail with EPIPE, not end the program.
+        signal(SIGPIPE, SIG_IGN)
+        self.configuration = configuration
+        pool = NIOThreadPool(numberOfThreads: 1)
+        pool.start()
+    }
+
+    deinit {
+        let box = state.withLock { $0 }
+        pool.submit { _ in box.connection?.close() }
+        pool.shutdownGracefully { _ in }
+    }
+
+    /// The root DSE as read when the connection was made (connecting first when needed).
+    func rootDSE() async throws -> LDAPRootDSE {
+        if let known = knownRootDSE.withLock({ $0 }) { return known }
+        _ = try await run("connect", mayRepeat: true) { _, _ in 0 }
+        guard let known = knownRootDSE.withLock({ $0 }) else { throw LDAPResultError(code: LDAPResultError.serverDown, operation: "connect") }
+        return known
+    }
+
+    /// The root DSE if the connection has been made.
+    var rootDSEIfKnown: LDAPRootDSE? { knownRootDSE.withLock { $0 } }
+
+    /// Runs `body` on the session's thread with a connected, bound connection. `mayRepeat`:
+    /// the call only reads, so a dropped connection is made again and the call sent again once.
+    func run<T: Sendable>(
+        _ operation: String, mayRepeat: Bool, _ body: @escaping @Sendable (LDAPConnection, CancelFlag) throws -> T
+    ) async throws -> T {
+        let password = try await configuration.password?.current() ?? ""
+        let cancel = CancelFlag()
+        return try await withTaskCancellationHandler {
+            try await pool.runIfActive { [self] in
+                try state.withLock { box in
+                    let hadConnection = box.connection != nil
+                    do {
+                        return try body(try connected(box, password: password, cancel: cancel), cancel)
+                    } catch let error as LDAPResultError where error.connectionIsGone {
+                        box.connection?.close()
+                        box.connection = nil
+                        guard mayRepeat, hadConnection else { throw error }
+                        configuration.logger.info("LDAP connection dropped; connecting again for \(operation)")
+                        return try body(try connected(box, password: password, cancel: cancel), cancel)
+                    }
+                }
+            }
+        } onCancel: {
+            cancel.cancel()
+        }
+    }
+
+    /// Drops the connection, so the next call makes a new one (the error dialog's retry).
+    func reset() async {
+        _ = try? await pool.runIfActive { [self] in
+            state.withLock { box in
+                box.connection?.close()
+                box.connection = nil
+            }
+        }
+    }
+
+    private func connected(_ box: Box, password: String, cancel: CancelFlag) throws -> LDAPConnection {
+        if let connection = box.connection { return connection }
+        let connection = try LDAPConnection(url: configuration.url.absoluteString, caFile: configuration.caFile,
+                                            connectTimeout: configuration.connectTimeout)
+        do {
+            try connection.open()
+        } catch {
+            if configuration.isLDAPS, error.mentionsTLS { throw LDAPConnectError.tlsFailed(error) }
+            throw error
+        }
+        if !configuration.isLDAPS, configuration.startTLS {
+            do {
+                try connection.startTLS()
+            } catch {
+                throw LDAPConnectError.tlsFailed(error)
+            }
+        }
+        try connection.bind(dn: configuration.bindDN, password: password)
+        let root = try connection.search(base: "", scope: .base, filter: "(objectClass=*)", attributes: LDAPRootDSE.attributes,
+                                         cancel: cancel).entries.first
+        let dse = LDAPRootDSE(root ?? LDAPEntry(dn: ""))
+        knownRootDSE.withLock { $0 = dse }
+        box.connection = connection
+        configuration.logger.info("LDAP connected to \(configuration.host) (\(dse.vendor.rawValue), TLS \(connection.isEncrypted ? "on" : "off"))")
+        return connection
+    }
+}
+
+/// Connecting failed for a reason beyond a result code.
+enum LDAPConnectError: Error {
+    /// StartTLS was refused, or TLS (StartTLS or ldaps) failed: an untrusted certificate, a
+    /// wrong name. Roster never binds in clear instead.
+    case tlsFailed(LDAPResultError)
+}
+
+extension LDAPResultError {
+    var mentionsTLS: Bool {
+        let text = diagnostic.lowercased()
+        return text.contains("tls") || text.contains("certificate") || text.contains("ssl")
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import RosterKit
+import RosterKitTestSupport
+import Testing
+@testable import roster
+
+/// `roster` with an ldap:// or ldaps:// server: the settings that reach the directory, and
+/// `roster --check` against a real slapd.
+@Suite("roster with an LDAP server", .serialized)
+struct LDAPCommandTests {
+    let folder = NSTemporaryDirectory() + "roster-ldap-settings-" + UUID().uuidString
+
+    func resolve(_ flags: Settings.Flags, config: String? = nil, environment: [String: String] = [:]) throws -> Settings {
+        try FileManager.default.createDirectory(atPath: folder + "/config/roster", withIntermediateDirectories: true)
+        if let config { try config.write(toFile: folder + "/config/roster/roster.json", atomically: true, encoding: .utf8) }
+        let base = ["HOME": folder, "XDG_CONFIG_HOME": folder + "/config", "XDG_DATA_HOME": folder + "/data", "XDG_STATE_HOME": folder + "/state"]
+        return try Settings.resolve(flags: flags, environment: base.merging(environment) { _, new in new })
+    }
+
+    @Test func theBindDNAndPasswordComeFromTheFlagTheEnvironmentOrTheFile() throws {
+        let config = #"{"bindDN": "cn=file", "passwordCommand": "pass show ldap", "startTLS": false, "ldap": {"peopleBase": "ou=staff,dc=x", "loginAttribute": "cn"}}"#
+        var settings = try resolve(Settings.Flags(server: "ldap://ldap.example.org", bindDN: "cn=flag"), config: config)
+        #expect(settings.server?.absoluteString == "ldap://ldap.example.org")
+        #expect(settings.ldap.bindDN == "cn=flag")
+        #expect(settings.ldap.password == .command("pass show ldap"))
+        #expect(settings.ldap.startTLS == false)
+        #expect(settings.ldap.schema == LDAPSchemaSettings(peopleBase: "ou=staff,dc=x", loginAttribute: "cn"))
+        settings = try resolve(Settings.Flags(server: "ldaps://ldap.example.org"), config: config,
+                               environment: ["ROSTER_BIND_DN": "cn=env", "ROSTER_PASSWORD": "from-env"])
+        #expect(settings.ldap.bindDN == "cn=env")
+        #expect(settings.ldap.password == .literal("from-env", origin: "ROSTER_PASSWORD"))
+        #expect(throws: SettingsError.self) { try resolve(Settings.Flags(server: "ldap://h", api: "scim")) }
+        #expect(throws: SettingsError.self) { try resolve(Settings.Flags(server: "ldap://h"), config: #"{"passwordFile": "a", "passwordCommand": "b"}"#) }
+        let typo = try #require(throws: SettingsError.self) { try resolve(Settings.Flags(server: "ldap://h"), config: #"{"ldap": {"peopleBse": "x"}}"#) }
+        #expect(typo.message.contains("unknown setting “peopleBse” in “ldap”"), "\(typo.message)")
+    }
+
+    @Test func withoutAPasswordSourceThePromptIsAsked() throws {
+        let settings = try resolve(Settings.Flags(server: "ldap://h", bindDN: "cn=admin"))
+        let configuration = try settings.ldap.configuration(url: settings.server!, caFile: nil, connectTimeout: .seconds(1),
+                                                            logger: .init(label: "test"), prompt: { "typed" })
+        #expect(configuration.password?.source == .literal("typed", origin: "the prompt"))
+    }
+
+    func check(_ settings: Settings) async -> (code: Int32, text: String) {
+        let lines = ConnectionCheckTests.Lines()
+        let code = await ConnectionCheck(settings: settings, environment: [:]) { line in lines.lines.withLock { $0.append(line) } }.run()
+        return (code, lines.text)
+    }
+
+    @Test func checkWalksEveryStepAgainstSlapd() async throws {
+        let server = try SlapdServer()
+        var settings = Settings(logFile: "/dev/null", database: "/nonexistent/unused.sqlite")
+        settings.server = server.url
+        settings.caFile = server.caFile
+        settings.ldap.bindDN = SlapdServer.adminDN
+        settings.ldap.password = .literal(SlapdServer.adminPassword, origin: "ROSTER_PASSWORD")
+        var (code, text) = await check(settings)
+        #expect(code == 0, "\(text)")
+        #expect(text.contains("TLS         StartTLS; certificate trusted"))
+        #expect(text.contains("Bind        cn=admin,dc=roster,dc=test (password from ROSTER_PASSWORD): accepted"))
+        #expect(text.contains("Server      OpenLDAP; naming contexts dc=roster,dc=test; paged results, server-side sort, password modify"))
+        #expect(text.contains("People      300 under dc=roster,dc=test"))
+        #expect(!text.contains(SlapdServer.adminPassword))
+
+        settings.ldap.password = .literal("wrong", origin: "ROSTER_PASSWORD")
+        (code, text) = await check(settings)
+        #expect(code == 1)
+        #expect(text.contains("Bind        ✗ The server refused the bind DN or password."))
+
+        settings.caFile = nil
+        (code, text) = await check(settings)
+        #expect(code == 1)
+        #expect(text.contains("TLS         ✗ Could not make a secure connection to 127.0.0.1"), "\(text)")
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+@testable import RosterKit
+import RosterKitTestSupport
+import Testing
+
+/// Roster's LDAP directory against Samba's Active Directory domain controller (SambaServer):
+/// 120 seeded people with names in several scripts and two groups, StartTLS and ldaps for
+/// real (Samba refuses a simple bind in clear). What the directory holds is checked with
+/// `ldapsearch` and by binding as the people.
+@Suite("LDAP against Samba's AD DC", .serialized)
+struct ActiveDirectoryInteropTests {
+    static let users = SambaServer.users
+
+    @Test("the root DSE says AD; pages, sort and non-Latin search; ldaps; no bind in clear")
+    func browseAndSearch() async throws {
+        let server = try SambaServer()
+        let directory = LDAPDirectory(configuration: server.configuration())
+        let root = try await directory.rootDSE()
+        #expect(root.vendor == .activeDirectory)
+        #expect(root.defaultNamingContext == SambaServer.base)
+        var seen = Set<String>()
+        for page in 1...3 {
+            let users = try await directory.listUsers(UserQuery(page: page, perPage: 50))
+            seen.formUnion(users.items.map(\.id))
+        }
+        #expect(seen.count >= 121, "120 seeded and the administrator: \(seen.count)")
+        let greek = try await directory.listUsers(UserQuery(search: "Νίκος"))
+        #expect(!greek.items.isEmpty && greek.items.allSatisfy { $0.name.contains("Νίκος") })
+        let one = try await directory.listUsers(UserQuery(search: "user0042"))
+        #expect(one.items.map(\.id) == ["CN=user0042,\(Self.users)"])
+        #expect(one.items.first?.scim?.userName == "user0042" && one.items.first?.status == .active)
+        #expect(try await directory.listUsers(UserQuery(search: "*)(sAMAccountName=*")).items.isEmpty)
+
+        #expect(try await LDAPDirectory(configuration: server.configuration(url: server.ldapsURL)).listUsers(UserQuery(perPage: 5)).items.count == 5)
+        var clear = server.configuration()
+        clear.startTLS = false
+        do {
+            _ = try await LDAPDirectory(configuration: clear).listUsers(UserQuery())
+            Issue.record("a simple bind in clear was accepted")
+        } catch let error as APIError {
+            guard case .insecureConnection = error else { Issue.record("expected an insecure connection, got \(error)"); return }
+            #expect(error.localizedDescription.contains("requires an encrypted connection"))
+        }
+    }
+
+    @Test("create (disabled until it has a password), reset a password, enable, edit keeping the title, suspend, delete")
+    func writes() async throws {
+        let server = try SambaServer()
+        let directory = LDAPDirectory(configuration: server.configuration())
+        let created = try await directory.createUser(UserDraft(name: "Zoë Ødegård", email: "zoe@example.org", userName: "zoe"))
+        #expect(created.id == "CN=Zoë Ødegård,\(Self.users)")
+        // Created disabled, enabled as a second step where the domain's policy lets an account
+        // without a password be enabled (Samba's does); the status shown is the directory's.
+        let control = try server.ldapsearch(base: created.id, attributes: ["userAccountControl"])["useraccountcontrol"]
+        #expect(control == (created.status == .active ? ["512"] : ["514"]))
+
+        try await directory.resetPassword(id: created.id, to: "New-Pass-2026!")
+        var draft = created.draft
+        draft.status = .active
+        #expect(try await directory.updateUser(id: created.id, with: draft).status == .active)
+        #expect(try server.ldapsearch(base: created.id, attributes: ["userAccountControl"])["useraccountcontrol"] == ["512"])
+        #expect(server.canBind("zoe@roster.test", password: "New-Pass-2026!"))
+
+        let id = "CN=user0007,\(Self.users)"
+        draft = try await directory.user(id: id).draft
+        draft.email = "seven@example.org"
+        #expect(try await directory.updateUser(id: id, with: draft).email == "seven@example.org")
+        let raw = try server.ldapsearch(base: id, attributes: ["mail", "title"])
+        #expect(raw["mail"] == ["seven@example.org"] && raw["title"] == ["Seeded 7"])
+
+        #expect(server.canBind("user0007@roster.test", password: "Seeded-7-Pass"))
+        draft.status = .suspended
+        #expect(try await directory.updateUser(id: id, with: draft).status == .suspended)
+        #expect(try server.ldapsearch(base: id, attributes: ["userAccountControl"])["useraccountcontrol"] == ["514"])
+        #expect(!server.canBind("user0007@roster.test", password: "Seeded-7-Pass"))
+        #expect(try await directory.listUsers(UserQuery(status: .suspended)).items.map(\.id).contains(id))
+        draft.status = .active
+        #expect(try await directory.updateUser(id: id, with: draft).status == .active)
+        #expect(server.canBind("user0007@roster.test", password: "Seeded-7-Pass"))
+
+        try await directory.deleteUser(id: created.id)
+        await #expect(throws: APIError.self) { _ = try await directory.user(id: created.id) }
+
+        // A password AD's policy refuses, and a duplicate login: sentences, not codes.
+        await #expect(throws: APIError.self) { try await directory.resetPassword(id: id, to: "short") }
+        do {
+            _ = try await directory.createUser(UserDraft(name: "user0008", email: "x@example.org", userName: "user0008"))
+            Issue.record("a duplicate was created")
+        } catch let error as APIError {
+            #expect(!error.localizedDescription.isEmpty && !error.localizedDescription.contains("68"))
+        }
+    }
+
+    @Test("groups: members by memberOf, membership both ways")
+    func groups() async throws {
+        let server = try SambaServer()
+        let directory = LDAPDirectory(configuration: server.configuration())
+        let found = try await directory.listGroups(GroupQuery(search: "Engineering"))
+        let engineering = try #require(found.items.first { $0.name == "Engineering" })
+        #expect(engineering.memberCount == 60)
+        #expect(try await directory.members(of: engineering.id, UserQuery(perPage: 200)).items.count == 60)
+        let odd = "CN=user0001,\(Self.users)"
+        #expect(try await directory.addMember(odd, to: engineering.id).memberCount == 61)
+        #expect(try await directory.user(id: odd).groups.map(\.name).contains("Engineering"))
+        #expect(try await directory.addMember(odd, to: engineering.id).memberCount == 61)
+        #expect(try await directory.removeMember(odd, from: engineering.id).memberCount == 60)
+        #expect(try await directory.removeMember(odd, from: engineering.id).memberCount == 60)
+        #expect(try await directory.user(id: odd).groups.map(\.name) == ["Support"])
+    }
+
+    @Test("the server stopped: a sentence; started again: the same call works")
+    func serverStoppedAndStarted() async throws {
+        let server = try SambaServer()
+        let directory = LDAPDirectory(configuration: server.configuration())
+        #expect(try await directory.listUsers(UserQuery(perPage: 10)).items.count == 10)
+        try server.halt()
+        await #expect(throws: APIError.cannotConnect(host: server.url.host ?? "")) { _ = try await directory.listUsers(UserQuery(perPage: 10)) }
+        try server.resume()
+        #expect(try await directory.listUsers(UserQuery(perPage: 10)).items.count == 10)
+    }
+}

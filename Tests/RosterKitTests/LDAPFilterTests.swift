@@ -1,0 +1,53 @@
+import Foundation
+@testable import RosterKit
+import Testing
+
+@Suite("LDAP filters and DNs")
+struct LDAPFilterTests {
+    @Test("RFC 4515: the characters that could end or widen a filter are escaped")
+    func escaping() {
+        #expect(LDAPFilter.escape("*)(uid=*") == "\\2a\\29\\28uid=\\2a")
+        #expect(LDAPFilter.escape("a\\b") == "a\\5cb")
+        #expect(LDAPFilter.escape("nul\u{0}") == "nul\\00")
+        #expect(LDAPFilter.contains("cn", "Zoë") == "(cn=*Zo\\c3\\ab*)")
+        #expect(LDAPFilter.all(["(a=1)"]) == "(a=1)")
+        #expect(LDAPFilter.all(["(a=1)", "(b=2)"]) == "(&(a=1)(b=2))")
+        #expect(LDAPFilter.any(["(a=1)", "(b=2)"]) == "(|(a=1)(b=2))")
+    }
+
+    @Test("RFC 4514: DN values are escaped and read back")
+    func distinguishedNames() {
+        #expect(LDAPDN.child("cn", "Smith, John", of: "dc=x") == "cn=Smith\\, John,dc=x")
+        #expect(LDAPDN.escape(" #lead") == "\\ #lead")
+        #expect(LDAPDN.firstValue("cn=Smith\\, John,dc=x") == "Smith, John")
+        #expect(LDAPDN.firstValue("cn=\\D0\\A4\\D0\\B8\\D0\\BD,ou=groups") == "Фин")
+        #expect(LDAPDN.firstValue("uid=user1,ou=people,dc=x") == "user1")
+        #expect(LDAPDN.same("CN=A, DC=x", "cn=a,dc=x"))
+    }
+
+    @Test("GeneralizedTime, with and without fractions")
+    func generalizedTime() {
+        let date = LDAPUserMapping.generalizedTime("20261125220239Z")
+        #expect(date == ISO8601Timestamp.parse("2026-11-25T22:02:39Z"))
+        #expect(LDAPUserMapping.generalizedTime("20261125220239.0Z") == date)
+        #expect(LDAPUserMapping.generalizedTime("yesterday") == nil)
+    }
+
+    @Test("an edit names only the attributes behind changed fields")
+    func onlyChanges() throws {
+        let schema = LDAPSchema(vendor: .openLDAP, base: "dc=x", settings: LDAPSchemaSettings())
+        let entry = LDAPEntry(dn: "uid=a,dc=x", attributes: [
+            "displayname": ["Ann Lee"], "cn": ["Ann Lee"], "uid": ["a"], "mail": ["a@x.org", "ann@home.org"], "title": ["Boss"]])
+        let user = LDAPUserMapping.user(from: entry, schema: schema)
+        #expect(try LDAPUserMapping.modifications(from: user.draft, comparedWith: entry, schema: schema).isEmpty)
+        var draft = user.draft
+        draft.email = "lee@x.org"
+        draft.status = .suspended
+        let changes = try LDAPUserMapping.modifications(from: draft, comparedWith: entry, schema: schema)
+        #expect(changes == [LDAPModification(.replace, "mail", ["lee@x.org", "ann@home.org"]),
+                            LDAPModification(.replace, "pwdAccountLockedTime", ["000001010000Z"])])
+        draft = user.draft
+        draft.userName = "b"
+        #expect(throws: APIError.self) { try LDAPUserMapping.modifications(from: draft, comparedWith: entry, schema: schema) }
+    }
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""LDIF for the test Active Directory (scripts/lib/samba.sh): COUNT people in CN=Users with
+names in several scripts (scripts/ldap/seed.py's pools), each enabled with a password, and
+two groups. Loaded offline with ldbadd into the provisioned template.
+
+    seed_ad.py BASE COUNT
+"""
+import base64
+import sys
+
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from seed import FAMILY, GIVEN, line  # noqa: E402
+
+
+def main():
+    base, count = sys.argv[1], int(sys.argv[2])
+    users = f"CN=Users,{base}"
+    out = sys.stdout
+    members = {"Engineering": [], "Support": []}
+    for n in range(1, count + 1):
+        given = GIVEN[n % len(GIVEN)]
+        family = FAMILY[(n * 7) % len(FAMILY)]
+        login = f"user{n:04d}"
+        dn = f"CN={login},{users}"
+        out.write(line("dn", dn))
+        out.write("objectClass: user\n")
+        out.write(f"sAMAccountName: {login}\nuserPrincipalName: {login}@roster.test\n")
+        out.write(line("displayName", f"{given} {family}"))
+        out.write(line("givenName", given))
+        out.write(line("sn", family))
+        out.write(f"mail: {login}@example.org\ntitle: Seeded {n}\n")
+        password = f'"Seeded-{n}-Pass"'.encode("utf-16-le")
+        out.write(f"unicodePwd:: {base64.b64encode(password).decode()}\n")
+        out.write("userAccountControl: 512\n\n")
+        members["Engineering" if n % 2 == 0 else "Support"].append(dn)
+    for name, dns in members.items():
+        out.write(f"dn: CN={name},{users}\nobjectClass: group\nsAMAccountName: {name}\n")
+        for dn in dns:
+            out.write(line("member", dn))
+        out.write("\n")
+
+
+if __name__ == "__main__":
+    main()
