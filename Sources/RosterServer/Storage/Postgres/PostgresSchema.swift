@@ -22,6 +22,9 @@ enum PostgresSchema {
         Migration(version: 6, name: "SCIM user names, documents and folding", statements: v6),
         Migration(version: 7, name: "narrow user_keys table for trigram search", statements: v7),
         Migration(version: 8, name: "SCIM userName and active as stored columns with one index", statements: v8),
+        // Numbered after a gap the other branches' migrations fill; renumbered when merged.
+        Migration(version: 20, name: "named API tokens with scopes", statements: v20),
+        Migration(version: 21, name: "the audit log", statements: v21),
     ]
 
     /// Migrations after which `users` is vacuumed: they rewrite the table, which leaves it with
@@ -460,5 +463,49 @@ enum PostgresSchema {
             ADD COLUMN scim_active boolean GENERATED ALWAYS AS (\(PostgresSCIMDialect.generatedUserActive)) STORED
         """,
         "CREATE \(scimUserNameActiveIndex.definition)",
+    ]
+
+    // As SQLite's v10: named tokens, only the SHA-256 of each secret (`TokenRecord`).
+    private static let v20: [String] = [
+        """
+        CREATE TABLE api_tokens (
+            name text COLLATE "C" PRIMARY KEY,
+            secret_hash text COLLATE "C" NOT NULL UNIQUE,
+            scopes text NOT NULL,
+            created_at bigint NOT NULL,
+            expires_at bigint,
+            revoked_at bigint,
+            last_used_at bigint
+        )
+        """,
+    ]
+
+    // As SQLite's v11. Every write first takes the generation row, so `seq` order is commit order.
+    private static let v21: [String] = [
+        """
+        CREATE TABLE audit_log (
+            seq bigserial PRIMARY KEY,
+            at bigint NOT NULL,
+            token text COLLATE "C" NOT NULL,
+            client text NOT NULL,
+            request_id text NOT NULL,
+            via text NOT NULL,
+            resource text COLLATE "C" NOT NULL,
+            resource_id text COLLATE "C" NOT NULL,
+            action text COLLATE "C" NOT NULL,
+            changes text NOT NULL
+        )
+        """,
+        "CREATE INDEX audit_log_at ON audit_log (at)",
+        "CREATE INDEX audit_log_resource ON audit_log (resource, resource_id, seq)",
+        "CREATE INDEX audit_log_token ON audit_log (token, seq)",
+        """
+        CREATE FUNCTION audit_log_refuse_update() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            RAISE EXCEPTION 'the audit log is append-only';
+        END
+        $$
+        """,
+        "CREATE TRIGGER audit_log_append_only BEFORE UPDATE ON audit_log FOR EACH ROW EXECUTE FUNCTION audit_log_refuse_update()",
     ]
 }
