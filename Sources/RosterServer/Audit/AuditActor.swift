@@ -12,7 +12,4 @@ struct AuditActor: Sendable, Equatable {
     var via: String
 
     @TaskLocal static var current: AuditActor?
-
-    /// Writes made outside any request (a tool or test calling the store directly).
-    static let local = AuditActor(token: "local", client: "", requestID: "", via: "store")
 }

@@ -24,11 +24,13 @@ struct AuditQuery: Sendable, Equatable {
 }
 
 extension RowStore {
-    /// Records a change in the write's own transaction: a write whose entry cannot be stored fails as a whole.
+    /// Records a change made through the Roster API or SCIM in the write's own transaction: a
+    /// write whose entry cannot be stored fails as a whole. A write outside any request (a
+    /// tool or test on the store itself, seeding) has no author and is not an entry.
     static func audit(
         _ rows: Rows, at now: Date, resource: String, id: String, action: String, changes: [FieldChange]
     ) async throws {
-        let actor = AuditActor.current ?? .local
+        guard let actor = AuditActor.current else { return }
         try await rows.appendAudit(AuditEntry(at: now, actor: actor, resource: resource, resourceID: id, action: action, changes: changes))
     }
 }

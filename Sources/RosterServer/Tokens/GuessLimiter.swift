@@ -6,7 +6,7 @@ import Synchronization
 /// token (1 s, 2 s, 4 s… up to `longestWait`). A good token resets the address; other
 /// addresses are never affected.
 final class GuessLimiter: Sendable {
-    static let allowed = 5
+    static let allowed = 10
     static let longestWait: Duration = .seconds(300)
     /// Addresses remembered at most; the quietest go first beyond it.
     static let maximumAddresses = 10_000
