@@ -52,6 +52,16 @@ struct FieldChange: Sendable, Equatable, Codable {
     var field: String
     var before: String?
     var after: String?
+
+    enum CodingKeys: String, CodingKey { case field, before, after }
+
+    /// `before` and `after` always, as null where there was none: the wire contract has both.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(field, forKey: .field)
+        try container.encode(before, forKey: .before)
+        try container.encode(after, forKey: .after)
+    }
 }
 
 extension FieldChange {
