@@ -62,7 +62,9 @@ struct AuditTests {
             let first = try await server.raw(.get, "/api/v1/audit?limit=1", headers: ["Authorization": "Bearer \(admin)"])
             let next = try #require((first.object["data"] as? [String: Any])?["next_before"] as? Int)
             #expect(try await Self.audit(server, admin: admin, "limit=200&before=\(next)").count == 2)
-            #expect(try await server.raw(.get, "/api/v1/audit?limit=0", headers: ["Authorization": "Bearer \(admin)"]).status == 400)
+            for bad in ["limit=0", "limit=201", "before=0", "before=9007199254740992", "since=yesterday", "resource=users", "action=rename"] {
+                #expect(try await server.raw(.get, "/api/v1/audit?" + bad, headers: ["Authorization": "Bearer \(admin)"]).status == 400, "\(bad)")
+            }
             // The admin scope only.
             let refused = try await server.raw(.get, "/api/v1/audit", headers: ["Authorization": "Bearer \(alice)"])
             #expect(refused.status == 403 && refused.errorEnvelope?.message.contains("“admin”") == true)

@@ -29,7 +29,10 @@ enum AuditQueryParsing {
                 guard (1...255).contains(value.utf8.count) else { throw .badQuery("\(name) must be 1 to 255 bytes.") }
                 if name == "token" { result.token = value } else { result.resourceID = value }
             case "before":
-                guard let before = Int64(value), before >= 1 else { throw .badQuery("before must be a whole number from 1.") }
+                // At most 2^53 - 1, the largest whole number every JSON reader keeps exactly.
+                guard let before = Int64(value), (1...9_007_199_254_740_991).contains(before) else {
+                    throw .badQuery("before must be a whole number from 1 to 9007199254740991.")
+                }
                 result.before = before
             default: // limit
                 guard let limit = Int(value), (1...AuditQuery.maximumLimit).contains(limit) else {
