@@ -33,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/swiftcsv/SwiftCSV.git", exact: "0.10.0"),
         // The PostgreSQL backend, for replicas: an async driver, so queries never hold a thread.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // SHA-256 of stored token secrets; already in the graph through postgres-nio.
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3" ..< "5.0.0"),
     ],
     targets: [
         // ncursesw; shim.h wraps the macros and globals Swift cannot import. No `pkgConfig:`
@@ -105,6 +107,9 @@ let package = Package(
             dependencies: [
                 "RosterKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // HTTPS with HTTP/2 by ALPN (`--tls-cert`, `--tls-key`).
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for reading a stored JSON column in place (`StoredText`).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),

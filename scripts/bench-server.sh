@@ -210,6 +210,24 @@ for index in "${!SCIM_FILTERS[@]}"; do
     record scim "${SCIM_FILTER_LABELS[$index]}" "$scim_p50" "$scim_p99" "$scim_matches"
 done
 
+# The token check on the hot path: the cached first page at 8 connections with the bootstrap
+# token (A: compared in memory) and with a named token (B: looked up by its hash, the record
+# kept 500 ms), alternating A and B in each of $RUNS rounds; medians.
+named_token=$("$BIN/roster-server" token create "bench-reader-$$" --scope read --database "$DATABASE" | sed -n 's/^token: //p')
+token_a=(); token_b=()
+for _ in $(seq 1 "$RUNS"); do
+    token_a+=("$(wrk_once "$URL" 8 "${paths[0]}" | cut -d' ' -f1)")
+    token_b+=("$(AUTH="Authorization: Bearer $named_token" wrk_once "$URL" 8 "${paths[0]}" | cut -d' ' -f1)")
+done
+token_a_rps=$(printf '%s\n' "${token_a[@]}" | median)
+token_b_rps=$(printf '%s\n' "${token_b[@]}" | median)
+token_ratio=$(echo "scale=4; $token_b_rps / $token_a_rps" | bc)
+echo
+echo "token check, cached first page at 8 connections (A/B alternating, medians of $RUNS):"
+printf '  bootstrap token (A) %d req/s, named token (B) %d req/s: B = %.1f%% of A\n' "$token_a_rps" "$token_b_rps" \
+    "$(echo "$token_ratio * 100" | bc)"
+record token_ab "$token_a_rps" "$token_b_rps" "$token_ratio"
+
 client=$("$BIN/roster-bench" "$URL" "$TOKEN" "$DURATION")
 field() { echo "$client" | sed -n "s/.*$1=\([0-9]*\).*/\1/p"; }
 client_rps=$(field apiclient_rps)
@@ -290,3 +308,5 @@ for index in "${!SCIM_FILTERS[@]}"; do
             "$(verdict "$scim_p99 <= $target")"
     fi
 done
+printf '  named token first page at 8 connections >= 95%% of the bootstrap token'"'"'s: %.1f%% (%s)\n' \
+    "$(echo "$token_ratio * 100" | bc)" "$(verdict "$token_ratio >= 0.95")"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make check-scim: starts roster-server on a throwaway database and port with a known token
+# make check-scim: starts roster-server on a throwaway database and port, over HTTPS, with a scim-scoped token
 # (a SQLite file; DATABASE=postgres, `make check-scim DATABASE=postgres`, a throwaway PostgreSQL cluster),
 # runs two independent SCIM conformance checkers from PyPI against its /scim/v2 endpoint, and
 # stops the server. Both must report no failure:
@@ -20,9 +20,27 @@ VENV=${VENV:-.build/scim-check}
 TOKEN=check-scim-token-$$
 KNOWN_FAILURE="PATCH /Groups/{id} add member"
 
-throwaway_server 20 "$TOKEN"
+# The checkers reach the server as an identity provider would: over HTTPS, with a certificate
+# from a throwaway authority made here (trusted through SSL_CERT_FILE, which both checkers'
+# Python TLS reads), and with a named token that has the scim scope only.
+tls_dir=$(mktemp -d)
+openssl_quiet() { openssl "$@" 2>/dev/null; }
+openssl_quiet req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 \
+    -keyout "$tls_dir/ca.key" -out "$tls_dir/ca.pem" -subj "/CN=check-scim CA"
+openssl_quiet req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes \
+    -keyout "$tls_dir/server.key" -out "$tls_dir/server.csr" -subj "/CN=localhost"
+printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\n' >"$tls_dir/server.ext"
+openssl_quiet x509 -req -in "$tls_dir/server.csr" -CA "$tls_dir/ca.pem" -CAkey "$tls_dir/ca.key" -CAcreateserial \
+    -days 1 -extfile "$tls_dir/server.ext" -out "$tls_dir/server.pem"
+chmod 600 "$tls_dir/server.key"
+
+throwaway_server 20 "$TOKEN" --tls-cert "$tls_dir/server.pem" --tls-key "$tls_dir/server.key"
+trap 'stop_throwaway_server; rm -rf "$tls_dir"' EXIT
+TOKEN=$("$BIN/roster-server" token create identity-provider --scope scim --database "$database" | sed -n 's/^token: //p')
+[ -n "$TOKEN" ] || { echo "roster-server token create gave no token"; exit 1; }
+export SSL_CERT_FILE=$tls_dir/ca.pem
 URL=$URL/scim/v2
-echo "roster-server SCIM endpoint at $URL, on ${DATABASE:-sqlite}"
+echo "roster-server SCIM endpoint at $URL, on ${DATABASE:-sqlite}, with a scim-scoped token"
 status=0
 
 echo

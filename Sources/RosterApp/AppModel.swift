@@ -15,6 +15,8 @@ public final class AppModel {
     public let activity: Activity
     public let list: UserListModel
     public let detail: UserDetailModel
+    /// The selected user's history, where the directory keeps one (`h`).
+    public let history: UserHistoryModel
     /// The groups view, where the directory's groups can be managed (nil: no group directory).
     public let groupsView: GroupsViewModel
     /// Which view the base layer shows; `Tab` switches (AppModel+Groups).
@@ -77,6 +79,7 @@ public final class AppModel {
         list = UserListModel(directory: directory, activity: activity, perPage: perPage)
         list.scrollStyle = scrollStyle
         detail = UserDetailModel(directory: directory, activity: activity)
+        history = UserHistoryModel(directory: directory, activity: activity)
         groupsView = GroupsViewModel(directory: directory, activity: activity, perPage: perPage)
         list.onSelectedUserChange = { [weak self] user in
             self?.detail.show(user)

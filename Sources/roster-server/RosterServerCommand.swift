@@ -21,7 +21,15 @@ struct RosterServerCommand: AsyncParsableCommand {
             give it that URL as the SCIM base URL (or tenant URL) and the token as its \
             "Bearer token" / "API token" / "Secret token" (HTTP header authentication); behind \
             a TLS proxy (which sets X-Forwarded-Proto and X-Forwarded-Host), give the proxy's https URL with /scim/v2.
-            """)
+
+            With --tls-cert and --tls-key the server speaks HTTPS (HTTP/2 and HTTP/1.1) itself; \
+            SIGHUP reads both files again (after a certificate rotation) without dropping \
+            open connections. The key file must be readable by its owner only (chmod 600).
+
+            Named tokens with scopes (read, write, scim, admin): see roster-server token --help. \
+            Every change is recorded in the audit log: GET /api/v1/audit (admin scope) or roster-server audit.
+            """,
+        subcommands: [TokenCommand.self, AuditCommand.self])
 
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"
@@ -29,13 +37,14 @@ struct RosterServerCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on; 0 picks any free port. The URL is printed as \"listening on http://HOST:PORT\".")
     var port = 8080
 
-    @Option(help: ArgumentHelp(
-        "The SQLite database file (created with its folders when missing), or postgres://USER@HOST:PORT/DB for PostgreSQL, where any number of roster-servers can serve one directory. Defaults to $ROSTER_DATABASE, else a SQLite file in the user's data folder.",
-        valueName: "path-or-url"))
-    var database = RosterServerCommand.defaultDatabase
+    /// Shared with the `token` and `audit` subcommands: ArgumentParser gives an option group
+    /// the parent and a subcommand both declare to both, so `--database` after a subcommand
+    /// name reaches it.
+    @OptionGroup var databaseOption: DatabaseOption
+    var database: String { databaseOption.database }
 
     @Option(help: ArgumentHelp(
-        "The bearer token clients must send. Defaults to $ROSTER_TOKEN; without either, a random token is generated and printed once.",
+        "The bootstrap token, with every scope. Defaults to $ROSTER_TOKEN; without either, a random token is generated and printed once. Named tokens: roster-server token.",
         valueName: "token"))
     var token: String?
 
@@ -58,6 +67,19 @@ struct RosterServerCommand: AsyncParsableCommand {
         "Keep up to N recent list answers in memory, answered without a query; 0 turns the list cache off. Writes by other servers on the same database (an SQLite file or PostgreSQL) are seen at once.",
         valueName: "N"))
     var listCacheSize = ServerConfiguration.defaultListCacheEntries
+
+    @Option(help: ArgumentHelp(
+        "Serve HTTPS with this certificate chain (PEM, the server's certificate first). Needs --tls-key.",
+        valueName: "file"))
+    var tlsCert: String?
+
+    @Option(help: ArgumentHelp(
+        "The private key (PEM, unencrypted) of --tls-cert; refused when the group or others may read it.",
+        valueName: "file"))
+    var tlsKey: String?
+
+    @Option(help: ArgumentHelp("Delete audit entries older than this (30d, 52w…) in the background; by default they are kept.", valueName: "duration"))
+    var auditRetention: String?
 
     /// Serves GET /api/v1/_bench/floor for `make bench-server`; not for users.
     @Flag(help: .hidden)
@@ -83,6 +105,12 @@ struct RosterServerCommand: AsyncParsableCommand {
         guard seedCount >= 0 else { throw ValidationError("--seed must not be negative.") }
         guard listCacheSize >= 0 else { throw ValidationError("--list-cache-size must not be negative.") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level \(logLevel) is not a level.") }
+        if let auditRetention {
+            do { _ = try AuditAdministration.duration(auditRetention) } catch { throw ValidationError("--audit-retention: \(error.description)") }
+        }
+        guard (tlsCert == nil) == (tlsKey == nil) else {
+            throw ValidationError("--tls-cert and --tls-key go together: give both or neither.")
+        }
         if let token = givenToken {
             guard !token.isEmpty, token.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
                 throw ValidationError("The token must be printable ASCII without spaces.")
@@ -108,14 +136,28 @@ struct RosterServerCommand: AsyncParsableCommand {
         if givenToken == nil {
             Self.printLine("token: \(token)")
         }
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             databasePath: database, token: token, host: host, port: port, seedCount: seedCount,
             faults: FaultInjection(failRate: failRate, failFirst: failFirst, latency: .milliseconds(latency)),
-            stopsOnSignals: true, benchmarkRoutes: benchmarkRoutes, listCacheEntries: listCacheSize)
+            stopsOnSignals: true, benchmarkRoutes: benchmarkRoutes, listCacheEntries: listCacheSize,
+            tls: tlsFiles)
+        configuration.auditRetention = try auditRetention.map { text throws(TokenError) in try AuditAdministration.duration(text) }
+        if tlsFiles == nil && !Self.isLoopback(host) {
+            logger.warning("serving plain HTTP on \(host): tokens and personal data cross the network unencrypted; give --tls-cert and --tls-key, or listen on 127.0.0.1 behind a TLS proxy")
+        }
         let server = try await UserAPIServer.start(configuration, logger: logger) { url in
             Self.printLine("listening on \(url.absoluteString)")
         }
         try await server.waitUntilStopped()
+    }
+
+    private var tlsFiles: TLSFiles? {
+        guard let tlsCert, let tlsKey else { return nil }
+        return TLSFiles(certificatePath: tlsCert, keyPath: tlsKey)
+    }
+
+    private static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 
     /// Straight to the file descriptor: stdout is block-buffered when piped, and a script

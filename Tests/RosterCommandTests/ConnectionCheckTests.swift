@@ -89,6 +89,27 @@ struct ConnectionCheckTests {
     }
 }
 
+extension ConnectionCheckTests {
+    @Test func rosterServerOverTLSIsTrustedWithCaFileAndShowsItsCertificate() async throws {
+        let certificate = try SelfSignedCertificate.make()
+        defer { certificate.remove() }
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: certificate.keyPath)
+        let server = try await UserAPIServer.start(ServerConfiguration(
+            databasePath: certificate.directory.appendingPathComponent("db.sqlite").path, token: "right-token", seedCount: 2,
+            tls: TLSFiles(certificatePath: certificate.certificatePath, keyPath: certificate.keyPath)))
+        var trusting = settings(server: server.url, token: .literal("right-token", origin: "--token"))
+        trusting.caFile = certificate.certificatePath
+        let (code, text) = await check(trusting)
+        let (untrustedCode, untrusted) = await check(settings(server: server.url, token: .literal("right-token", origin: "--token")))
+        await server.shutdown()
+        #expect(code == 0, "\(text)")
+        #expect(text.contains("CN=\(SelfSignedCertificate.hostName)") && text.contains("; trusted"), "\(text)")
+        #expect(text.contains("Token       from --token: accepted (2 users)"), "\(text)")
+        #expect(untrustedCode == 1)
+        #expect(untrusted.contains("not trusted") && untrusted.contains("caFile"), "\(untrusted)")
+    }
+}
+
 enum TransportTestsResponse {
     static let ok = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"
 }

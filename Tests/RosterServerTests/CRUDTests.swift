@@ -82,7 +82,7 @@ struct CRUDTests {
             let paths = try #require(document["paths"] as? [String: [String: Any]])
             #expect(Set(paths.keys) == [
                 "/api/v1/users", "/api/v1/users/{id}", "/api/v1/groups", "/api/v1/groups/{id}", "/api/v1/groups/{id}/members",
-                "/api/v1/groups/{id}/members/{user_id}", "/api/v1/health", "/openapi.json",
+                "/api/v1/groups/{id}/members/{user_id}", "/api/v1/audit", "/api/v1/health", "/openapi.json",
             ])
             #expect(Set(paths["/api/v1/users"]!.keys) == ["get", "post"])
             #expect(Set(paths["/api/v1/users/{id}"]!.keys) == ["parameters", "get", "put", "delete"])

@@ -100,9 +100,9 @@ struct ListFreshnessTests {
         #expect(try await moved())
         await #expect(throws: StoreError.notFound) { try await store.update(id: "nobody", with: UserDraft(name: "C", email: "c@example.com"), at: now) }
         #expect(try await !moved())
-        _ = try await store.delete(id: user.id)
+        _ = try await store.delete(id: user.id, at: Date())
         #expect(try await moved())
-        await #expect(throws: StoreError.notFound) { try await store.delete(id: user.id) }
+        await #expect(throws: StoreError.notFound) { try await store.delete(id: user.id, at: Date()) }
         #expect(try await !moved())
         try await store.insertAll([user])
         #expect(try await moved())

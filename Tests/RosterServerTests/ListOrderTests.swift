@@ -82,8 +82,8 @@ struct ListOrderTests {
             id: created.id, with: UserDraft(name: "Zzzz Last", email: "zzzz@example.com"), at: Date(timeIntervalSince1970: 1_900_000_001))
         try await Self.expectSameAnswers(ordered, plain, sort: sort)
         let someone = try await plain.list(UserQuery(page: 40, perPage: 20, sort: sort)).items[3]
-        _ = try await plain.delete(id: someone.id)
-        _ = try await plain.delete(id: created.id)
+        _ = try await plain.delete(id: someone.id, at: Date())
+        _ = try await plain.delete(id: created.id, at: Date())
         try await Self.expectSameAnswers(ordered, plain, sort: sort)
         try ordered.pool.close()
         try plain.pool.close()

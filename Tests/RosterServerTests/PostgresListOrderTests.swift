@@ -61,7 +61,7 @@ struct PostgresListOrderTests {
             _ = try await plain.update(
                 id: created.id, with: UserDraft(name: "Zzzz Last", email: "zzzz@example.com"), at: Date(timeIntervalSince1970: 1_900_000_001))
             try await Self.expectSameAnswers(ordered, plain, sort: .name)
-            _ = try await plain.delete(id: created.id)
+            _ = try await plain.delete(id: created.id, at: Date())
             try await Self.expectSameAnswers(ordered, plain, sort: .name)
         }
     }

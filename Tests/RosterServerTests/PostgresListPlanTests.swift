@@ -141,8 +141,8 @@ struct PostgresListPlanTests {
             let group = try await store.createGroup(GroupDraft(name: "Ops"), at: now)
             _ = try await store.setMembership(of: someone[2].id, in: group.id, isMember: true, at: now)
             try await Self.expectShortTotalsMatchPlain(on: store)
-            _ = try await store.delete(id: other.id)
-            _ = try await store.delete(id: someone[1].id)
+            _ = try await store.delete(id: other.id, at: Date())
+            _ = try await store.delete(id: someone[1].id, at: Date())
             try await Self.expectShortTotalsMatchPlain(on: store)
             try await Self.expectPagesMatchPlain([UserListQuery(search: "a"), UserListQuery(search: "zz")], on: store)
         }

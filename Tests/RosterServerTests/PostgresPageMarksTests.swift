@@ -86,7 +86,7 @@ struct PostgresPageMarksTests {
             // A write elsewhere: the same lists' pages follow it.
             let created = try await plain.create(UserDraft(name: "Aaan Aaa", email: "aaan@example.com", role: .member), at: Date())
             try await Self.expectSameDeepPages(marked, plain, sort: sort, search: "an", role: .member)
-            _ = try await plain.delete(id: created.id)
+            _ = try await plain.delete(id: created.id, at: Date())
             try await Self.expectSameDeepPages(marked, plain, sort: sort, search: "a")
         }
     }
@@ -107,8 +107,8 @@ struct PostgresPageMarksTests {
             try await Self.expectSameDeepPages(marked, plain, sort: sort)
             try await Self.expectSearchesMatchPlain(["iva", "aaaa@", "zzzz", "last"], on: marked, sort: sort)
             let someone = try await Self.list(UserQuery(page: 40, perPage: 20, sort: sort), on: plain).items[3]
-            _ = try await plain.delete(id: someone.id)
-            _ = try await plain.delete(id: created.id)
+            _ = try await plain.delete(id: someone.id, at: Date())
+            _ = try await plain.delete(id: created.id, at: Date())
             try await Self.expectSameDeepPages(marked, plain, sort: sort)
             try await Self.expectSearchesMatchPlain(["iva", "zzzz", String(someone.email.prefix(6))], on: marked, sort: sort)
             try await Self.expectKeysMatchUsers(on: marked)
@@ -183,7 +183,7 @@ struct PostgresPageMarksTests {
             _ = try await store.setMembership(of: created.id, in: group.id, isMember: true, at: now)
             try await Self.expectKeysMatchUsers(on: store)
             try await Self.expectSearchesMatchPlain(["a_b", "100%", "score"], on: store, sort: .name)
-            _ = try await store.delete(id: created.id)
+            _ = try await store.delete(id: created.id, at: Date())
             try await Self.expectKeysMatchUsers(on: store)
             try await Self.expectSearchesMatchPlain(["a_b", "100%"], on: store, sort: .createdAt)
         }

@@ -36,9 +36,9 @@ struct PostgresStoreTests {
             #expect(try await moved())
             _ = try await writer.setMembership(of: ada.id, in: group.id, isMember: true, at: now)
             #expect(try await moved())
-            _ = try await writer.delete(id: ada.id)
+            _ = try await writer.delete(id: ada.id, at: Date())
             #expect(try await moved())
-            await #expect(throws: StoreError.notFound) { try await writer.delete(id: ada.id) }
+            await #expect(throws: StoreError.notFound) { try await writer.delete(id: ada.id, at: Date()) }
             #expect(try await !moved())
         }
     }

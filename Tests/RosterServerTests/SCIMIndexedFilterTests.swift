@@ -123,7 +123,7 @@ struct SCIMIndexedFilterTests {
             _ = try await store.update(id: id, with: UserDraft(name: "Edited \(names[offset % names.count])", email: email(2000 + offset)), at: now())
         }
         for id in scimIDs[30..<35] + rosterIDs[10..<15] {
-            try await store.deleteSCIMUser(id: id, ifMatch: nil)
+            try await store.deleteSCIMUser(id: id, ifMatch: nil, at: Date())
         }
 
         // The values written, read back as SCIM answers them.

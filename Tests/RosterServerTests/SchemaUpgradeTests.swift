@@ -101,7 +101,7 @@ struct SchemaUpgradeTests {
         _ = try await store.update(id: grace.id, with: UserDraft(name: "Grace Hopper", email: "rear.admiral@navy.mil"), at: Date())
         #expect(try await ids(#"emails.value eq "rear.admiral@navy.mil""#) == [grace.id])
         #expect(try await ids(#"emails.value eq "grace@navy.mil""#) == [])
-        _ = try await store.delete(id: grace.id)
+        _ = try await store.delete(id: grace.id, at: Date())
         let left = try await store.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM user_emails") }
         #expect(left == 0)
         try store.pool.close()

@@ -51,8 +51,8 @@ struct ShortSearchTotalsTests {
         let someone = try await store.list(UserQuery(perPage: 3)).items
         _ = try await store.update(id: someone[0].id, with: UserDraft(name: someone[0].name, email: someone[0].email, role: .admin), at: now)
         try await Self.expectTotalsMatchFullCount(store)
-        _ = try await store.delete(id: other.id)
-        _ = try await store.delete(id: someone[1].id)
+        _ = try await store.delete(id: other.id, at: Date())
+        _ = try await store.delete(id: someone[1].id, at: Date())
         try await Self.expectTotalsMatchFullCount(store)
         try store.pool.close()
     }

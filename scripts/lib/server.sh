@@ -20,10 +20,10 @@ server_url() {
     return 1
 }
 
-# throwaway_server SEED TOKEN: starts "$BIN/roster-server" on port 0 with SEED demo users in a
+# throwaway_server SEED TOKEN [OPTION…]: starts "$BIN/roster-server" on port 0 with SEED demo users in a
 # new database under a new temporary directory, for a script that checks it: a SQLite file, or
 # with DATABASE=postgres a database in a throwaway PostgreSQL cluster (scripts/lib/postgres.sh)
-# in that directory. Sets `workdir` (the server's stdout and stderr are there), `server_pid`,
+# in that directory; any further options go to roster-server. Sets `workdir` (the server's stdout and stderr are there), `server_pid`,
 # `database` (what --database was given) and `URL`; when the script exits, the server and the
 # cluster are stopped and the directory removed.
 throwaway_server() {
@@ -39,7 +39,7 @@ throwaway_server() {
         database=$("$server_lib_dir/postgres.sh" start "$cluster")
     fi
     "$BIN/roster-server" --port 0 --database "$database" --token "$2" --seed "$1" \
-        --log-level warning >"$workdir/stdout" 2>"$workdir/stderr" &
+        --log-level warning "${@:3}" >"$workdir/stdout" 2>"$workdir/stderr" &
     server_pid=$!
     URL=$(server_url "$server_pid" "$workdir/stdout" "$workdir/stderr")
 }

@@ -40,9 +40,19 @@ public protocol Directory: Sendable {
     /// Adding a member twice or removing one who is not in changes nothing, so the groups
     /// view and a bulk run (one user a call) go through this same call.
     func changeMembers(of groupID: String, _ change: MembershipChange) async throws -> Group
+
+    // MARK: History
+
+    /// The user's changes, newest first, where `traits().hasHistory`; elsewhere `notImplemented`.
+    func history(ofUser id: String) async throws -> [UserChange]
 }
 
 extension Directory {
+    /// Directories without a history of changes (SCIM, LDAP, test doubles unless they keep one).
+    public func history(ofUser id: String) async throws -> [UserChange] {
+        throw APIError.notImplemented(nil)
+    }
+
     /// Creates a user as a new action, with a fresh idempotency key.
     public func createUser(_ draft: UserDraft) async throws -> User {
         try await createUser(draft, idempotencyKey: IdempotencyKey.make())

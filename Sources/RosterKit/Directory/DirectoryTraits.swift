@@ -12,15 +12,19 @@ public struct DirectoryTraits: Sendable, Equatable {
     /// Whether users can be filtered by group, and groups looked up by name
     /// (`Directory.groups(named:limit:)`).
     public var hasGroups: Bool
+    /// Whether the directory keeps a history of each user's changes (`Directory.history(ofUser:)`):
+    /// a roster-server with an audit log does; SCIM and LDAP directories do not.
+    public var hasHistory: Bool
 
     public init(dialect: Dialect, canSort: Bool = true, hasRoles: Bool = true, statuses: [Status] = Status.known,
-                searchLimitation: String? = nil, hasGroups: Bool = false) {
+                searchLimitation: String? = nil, hasGroups: Bool = false, hasHistory: Bool = false) {
         self.dialect = dialect
         self.canSort = canSort
         self.hasRoles = hasRoles
         self.statuses = statuses
         self.searchLimitation = searchLimitation
         self.hasGroups = hasGroups
+        self.hasHistory = hasHistory
     }
 
     public static let rosterAPI = DirectoryTraits(dialect: .roster)

@@ -61,6 +61,10 @@ public actor RemoteDirectory: Directory {
         try await resolve().listUsers(query)
     }
 
+    public func history(ofUser id: String) async throws -> [UserChange] {
+        try await resolve().history(ofUser: id)
+    }
+
     public func user(id: String) async throws -> User {
         try await resolve().user(id: id)
     }

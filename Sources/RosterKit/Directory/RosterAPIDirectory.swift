@@ -14,10 +14,12 @@ public struct RosterAPIDirectory: Directory {
         var traits = DirectoryTraits.rosterAPI
         if let known = await features.value {
             traits.hasGroups = known.contains(HealthStatus.groupsFeature)
+            traits.hasHistory = known.contains(HealthStatus.auditFeature)
         } else if let health = try? await health() {
             let named = health.features ?? []
             await features.set(named)
             traits.hasGroups = named.contains(HealthStatus.groupsFeature)
+            traits.hasHistory = named.contains(HealthStatus.auditFeature)
         }
         return traits
     }
@@ -47,6 +49,12 @@ public struct RosterAPIDirectory: Directory {
         } catch let error as APIError where error.requestMayHaveArrived && !replays {
             throw await outcomeOfLostCreate(draft, lost: error)
         }
+    }
+
+    /// The user's last 50 changes from the audit log (a token with the `admin` scope).
+    public func history(ofUser id: String) async throws -> [UserChange] {
+        let page: AuditPage = try await client.send(AuditEndpoint.userHistory(id: id, limit: 50))
+        return page.items
     }
 
     public func updateUser(id: String, with draft: UserDraft) async throws -> User {

@@ -34,6 +34,22 @@ extension APIProblem {
         message: "This call needs the header “Authorization: Bearer <token>” with the server's token.",
         headers: [.wwwAuthenticate: "Bearer"])
 
+    /// A token that is good but lacks the scope this call needs; the body names the scope.
+    static func missingScope(_ scope: TokenScope, token: String) -> APIProblem {
+        APIProblem(
+            status: .forbidden, code: "missing_scope",
+            message: "The token “\(token)” lacks the “\(scope.rawValue)” scope this call needs.",
+            fields: [FieldError(field: "scope", message: scope.rawValue)])
+    }
+
+    /// Too many bad tokens from this address (`GuessLimiter`).
+    static func tooManyBadTokens(retryAfter seconds: Int) -> APIProblem {
+        APIProblem(
+            status: .tooManyRequests, code: "too_many_bad_tokens",
+            message: "Too many bad tokens from this address; wait \(seconds) s before trying again.",
+            headers: [.retryAfter: String(seconds)])
+    }
+
     static let userNotFound = APIProblem(status: .notFound, code: "not_found", message: "No user has that id.")
 
     static func noRoute(_ path: String) -> APIProblem {

@@ -51,7 +51,7 @@ struct GroupHandlers: Sendable {
 
     func delete(_ request: Request, context: some RequestContext) async throws -> Response {
         let id = try groupID(context)
-        return JSONResponse.make(APIResponse.success(try await mapped { try await store.deleteGroup(id: id) }))
+        return JSONResponse.make(APIResponse.success(try await mapped { try await store.deleteGroup(id: id, at: now()) }))
     }
 
     /// `GET /groups/{id}/members`: a user list (paging, search, sort) of the group's members.

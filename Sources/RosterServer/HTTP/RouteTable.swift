@@ -10,7 +10,7 @@ enum RouteTable {
         case 3 where segments[0] == "api" && segments[1] == "v1":
             switch segments[2] {
             case "users", "groups": return ["GET", "POST"]
-            case "health": return ["GET"]
+            case "health", "audit": return ["GET"]
             default: return nil
             }
         case 4 where segments[0] == "api" && segments[1] == "v1" && (segments[2] == "users" || segments[2] == "groups"):

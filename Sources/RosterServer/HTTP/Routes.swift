@@ -8,12 +8,15 @@ import RosterKit
 enum Routes {
     /// - Parameter scimStore: the store SCIM runs on: `store` itself, on either backend.
     static func makeRouter(
-        store: any DirectoryStore, scimStore: any SCIMStore, configuration: ServerConfiguration, openAPIDocument: Data
-    ) -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+        store: any DirectoryStore, scimStore: any SCIMStore, tokenStore: (any TokenStore)? = nil, auditLog: (any AuditLog)? = nil,
+        configuration: ServerConfiguration, openAPIDocument: Data, logger: Logger = UserAPIServer.silentLogger
+    ) -> Router<RosterRequestContext> {
+        let router = Router(context: RosterRequestContext.self)
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: ErrorEnvelopeMiddleware())
-        router.add(middleware: BearerAuthMiddleware(token: configuration.token))
+        router.add(middleware: BearerAuthMiddleware(
+            authority: TokenAuthority(bootstrapToken: configuration.token, store: tokenStore, now: configuration.now, logger: logger),
+            limiter: GuessLimiter(logger: logger)))
         if configuration.faults.isEnabled {
             router.add(middleware: FaultInjectionMiddleware(faults: configuration.faults))
         }
@@ -38,9 +41,13 @@ enum Routes {
         router.put("/api/v1/groups/:id/members/:user_id", use: groups.addMember)
         router.delete("/api/v1/groups/:id/members/:user_id", use: groups.removeMember)
 
-        SCIMRoutes.add(to: router, service: SCIMService(store: scimStore, now: configuration.now))
+        if let auditLog {
+            router.get("/api/v1/audit", use: AuditHandlers(log: auditLog).list)
+        }
 
-        let health = JSONResponse.make(APIResponse.success(HealthStatus(status: "ok", version: RosterVersion.current, features: [HealthStatus.idempotencyKeyFeature, HealthStatus.groupsFeature, HealthStatus.groupIdempotencyKeyFeature])))
+        SCIMRoutes.add(to: router, service: SCIMService(store: scimStore, now: configuration.now), secure: configuration.tls != nil)
+
+        let health = JSONResponse.make(APIResponse.success(HealthStatus(status: "ok", version: RosterVersion.current, features: [HealthStatus.idempotencyKeyFeature, HealthStatus.groupsFeature, HealthStatus.groupIdempotencyKeyFeature, HealthStatus.auditFeature])))
         router.get("/api/v1/health") { _, _ in health }
 
         let document = openAPIDocument

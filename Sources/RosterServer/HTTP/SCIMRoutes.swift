@@ -6,10 +6,11 @@ import Hummingbird
 enum SCIMRoutes {
     static let prefix = "/scim/v2"
 
-    static func add(to router: Router<BasicRequestContext>, service: SCIMService) {
+    /// - Parameter secure: whether this server itself serves HTTPS (`--tls-cert`).
+    static func add(to router: Router<RosterRequestContext>, service: SCIMService, secure: Bool = false) {
         for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] {
             router.on("\(prefix)/**", method: method) { request, _ in
-                try await respond(to: request, service: service)
+                try await respond(to: request, service: service, secure: secure)
             }
         }
     }
@@ -25,12 +26,13 @@ enum SCIMRoutes {
     }
 
     /// Where clients reach the endpoint, for `meta.location` and `$ref`: the request's host, or
-    /// what a TLS-terminating proxy says in `X-Forwarded-Proto` and `X-Forwarded-Host`.
-    static func baseURL(of request: Request) -> String {
+    /// what a TLS-terminating proxy says in `X-Forwarded-Proto` and `X-Forwarded-Host`;
+    /// https when this server serves TLS itself.
+    static func baseURL(of request: Request, secure: Bool = false) -> String {
         func header(_ name: String) -> String? {
             request.headers.first { $0.name.canonicalName == name }?.value
         }
-        let scheme = header("x-forwarded-proto")?.lowercased() == "https" ? "https" : "http"
+        let scheme = secure || header("x-forwarded-proto")?.lowercased() == "https" ? "https" : "http"
         let host = header("x-forwarded-host") ?? request.head.authority ?? "localhost"
         return "\(scheme)://\(host)\(prefix)"
     }
@@ -51,7 +53,7 @@ enum SCIMRoutes {
         return parameters
     }
 
-    private static func respond(to request: Request, service: SCIMService) async throws -> Response {
+    private static func respond(to request: Request, service: SCIMService, secure: Bool) async throws -> Response {
         let path = request.uri.path.dropFirst(prefix.count).split(separator: "/").map { segment in
             String(segment).removingPercentEncoding ?? String(segment)
         }
@@ -64,7 +66,7 @@ enum SCIMRoutes {
         let scimRequest = SCIMRequest(
             method: request.method, path: path, query: query,
             ifMatch: request.headers[.ifMatch], ifNoneMatch: request.headers[.ifNoneMatch], body: body,
-            baseURL: baseURL(of: request))
+            baseURL: baseURL(of: request, secure: secure))
         let answer = try await service.handle(scimRequest)
         return SCIMResponse.make(answer.body, status: answer.status, headers: answer.headers)
     }

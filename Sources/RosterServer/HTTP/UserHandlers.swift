@@ -58,7 +58,7 @@ struct UserHandlers: Sendable {
     }
 
     func delete(_ request: Request, context: some RequestContext) async throws -> Response {
-        let user = try await mapped { try await store.delete(id: try id(context)) }
+        let user = try await mapped { try await store.delete(id: try id(context), at: now()) }
         return JSONResponse.raw(UserJSON.envelope(user))
     }
 

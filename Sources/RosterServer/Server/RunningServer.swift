@@ -9,14 +9,22 @@ public final class RunningServer: Sendable {
     /// The token clients must send as `Authorization: Bearer <token>`.
     public let token: String
 
+    private let certificate: ServerCertificate?
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
-    init(url: URL, token: String, group: ServiceGroup, task: Task<Void, any Error>) {
+    init(url: URL, token: String, certificate: ServerCertificate?, group: ServiceGroup, task: Task<Void, any Error>) {
         self.url = url
         self.token = token
+        self.certificate = certificate
         self.group = group
         self.task = task
+    }
+
+    /// Reads the TLS certificate and key again (what SIGHUP does for the standalone server):
+    /// new connections get the new certificate, open ones carry on. Nothing without TLS.
+    public func reloadCertificate() throws(TLSFileError) {
+        try certificate?.reload()
     }
 
     /// Stops accepting connections, lets in-flight requests finish, closes the database, and

@@ -28,6 +28,11 @@ public struct ServerConfiguration: Sendable {
     /// the database's own write generation (SQLite's `data_version`, PostgreSQL's generation
     /// row), so it stays on with several servers.
     public var listCacheEntries: Int
+    /// Serve HTTPS (and HTTP/2) with this certificate and key; nil serves plain HTTP, which
+    /// suits loopback and the embedded server. With `stopsOnSignals`, SIGHUP reads them again.
+    public var tls: TLSFiles?
+    /// Audit entries older than this are deleted in the background; nil keeps them all.
+    public var auditRetention: TimeInterval?
 
     /// Which database `databasePath` names.
     public var database: DatabaseLocation { DatabaseLocation(databasePath) }
@@ -51,7 +56,8 @@ public struct ServerConfiguration: Sendable {
         faults: FaultInjection = .none,
         stopsOnSignals: Bool = false,
         benchmarkRoutes: Bool = false,
-        listCacheEntries: Int = ServerConfiguration.defaultListCacheEntries
+        listCacheEntries: Int = ServerConfiguration.defaultListCacheEntries,
+        tls: TLSFiles? = nil
     ) {
         self.host = host
         self.port = port
@@ -62,6 +68,7 @@ public struct ServerConfiguration: Sendable {
         self.stopsOnSignals = stopsOnSignals
         self.benchmarkRoutes = benchmarkRoutes
         self.listCacheEntries = max(0, listCacheEntries)
+        self.tls = tls
     }
 
     /// 32 random bytes as 64 hex digits: unguessable, and safe in a header and a shell.

@@ -1,5 +1,7 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdHTTP2
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -40,6 +42,8 @@ public enum UserAPIServer {
         onListening: (@Sendable (URL) -> Void)? = nil
     ) async throws -> RunningServer {
         let document = try OpenAPIDocument.load()
+        // Before the database: a certificate that cannot be served stops the start at once.
+        let certificate = try configuration.tls.map { files throws(TLSFileError) in try ServerCertificate(files: files) }
         if case .sqlite(let path) = configuration.database {
             try await SeededFile.createIfMissing(path: path, count: configuration.seedCount, logger: logger)
         }
@@ -52,22 +56,32 @@ public enum UserAPIServer {
         }
 
         let router = Routes.makeRouter(
-            store: backend.store, scimStore: backend.scimStore, configuration: configuration, openAPIDocument: document)
+            store: backend.store, scimStore: backend.scimStore, tokenStore: backend.tokenStore, auditLog: backend.auditLog, configuration: configuration,
+            openAPIDocument: document, logger: logger)
         let (bound, listening) = AsyncStream<URL>.makeStream()
         let host = configuration.host
         let requestedPort = configuration.port
+        var services: [any Service] = []
+        if let certificate, configuration.stopsOnSignals {
+            services.append(await CertificateReloader.make(certificate: certificate, logger: logger))
+        }
+        if let keep = configuration.auditRetention {
+            services.append(AuditRetention(log: backend.auditLog, keep: keep, now: configuration.now, logger: logger))
+        }
+        let secure = certificate != nil
         let app = Application(
             router: router,
+            server: try certificate.map { try HTTPServerBuilder.http2Upgrade(tlsConfiguration: $0.tlsConfiguration()) } ?? .http1(),
             configuration: ApplicationConfiguration(address: .hostname(host, port: requestedPort)),
             onServerRunning: { channel in
-                let url = baseURL(host: host, port: channel.localAddress?.port ?? requestedPort)
+                let url = baseURL(host: host, port: channel.localAddress?.port ?? requestedPort, secure: secure)
                 onListening?(url)
                 listening.yield(url)
                 listening.finish()
             },
             logger: logger)
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: [app], gracefulShutdownSignals: configuration.stopsOnSignals ? [UnixSignal.sigterm, .sigint] : [], logger: logger))
+            services: [app as any Service] + services, gracefulShutdownSignals: configuration.stopsOnSignals ? [UnixSignal.sigterm, .sigint] : [], logger: logger))
         let task = Task {
             defer { listening.finish() }
             do {
@@ -84,12 +98,12 @@ public enum UserAPIServer {
             try await task.value // the reason it stopped, e.g. the port is taken
             throw StartError.stoppedBeforeListening
         }
-        return RunningServer(url: url, token: configuration.token, group: group, task: task)
+        return RunningServer(url: url, token: configuration.token, certificate: certificate, group: group, task: task)
     }
 
-    /// `http://host:port`, with an IPv6 host in brackets.
-    static func baseURL(host: String, port: Int) -> URL {
+    /// `http://host:port` (`https` with TLS), with an IPv6 host in brackets.
+    static func baseURL(host: String, port: Int, secure: Bool = false) -> URL {
         let shownHost = host.contains(":") ? "[\(host)]" : host
-        return URL(string: "http://\(shownHost):\(port)")!
+        return URL(string: "\(secure ? "https" : "http")://\(shownHost):\(port)")!
     }
 }

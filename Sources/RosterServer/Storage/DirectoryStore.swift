@@ -23,7 +23,7 @@ protocol DirectoryStore: Sendable {
     func firstAnswer(to request: IdempotentRequest, at now: Date) async throws -> IdempotentAnswer?
     func update(id: String, with draft: UserDraft, at now: Date) async throws -> User
     /// Removes the user and, in the same transaction, their memberships.
-    func delete(id: String) async throws -> User
+    func delete(id: String, at now: Date) async throws -> User
 
     func isEmpty() async throws -> Bool
     /// Inserts users as given (ids, times and all): the demo data.
@@ -38,7 +38,7 @@ protocol DirectoryStore: Sendable {
     /// A group create sent with an `Idempotency-Key`, as `create(_:at:idempotency:)` for users.
     func createGroup(_ draft: GroupDraft, at now: Date, idempotency request: IdempotentRequest) async throws -> CreateResult<Group>
     func renameGroup(id: String, to draft: GroupDraft, at now: Date) async throws -> Group
-    func deleteGroup(id: String) async throws -> Group
+    func deleteGroup(id: String, at now: Date) async throws -> Group
     func setMembership(of userID: String, in groupID: String, isMember: Bool, at now: Date) async throws -> Group
     func changeMembers(of groupID: String, _ change: MembershipChange, at now: Date) async throws -> Group
 

@@ -84,6 +84,10 @@ struct SQLiteRows: DirectoryRows {
         try transaction.run { db in try Self.execute("DELETE FROM users WHERE seq = \(seq)", in: db) }
     }
 
+    func userID(seq: Int64) async throws -> String? {
+        try transaction.run { db in try String.fetchOne(db.cachedStatement(literal: "SELECT id FROM users WHERE seq = \(seq)")) }
+    }
+
     func userSeqs(ofIDs ids: [String]) async throws -> [String: Int64] {
         try transaction.run { db in
             var seqs: [String: Int64] = [:]
@@ -206,6 +210,16 @@ struct SQLiteRows: DirectoryRows {
     }
 
     // MARK: Idempotency keys
+
+    func appendAudit(_ entry: AuditEntry) async throws {
+        try transaction.run { db in
+            try Self.execute("""
+                INSERT INTO audit_log (at, token, client, request_id, via, resource, resource_id, action, changes)
+                VALUES (\(Milliseconds.of(entry.at)), \(entry.token), \(entry.client), \(entry.requestID), \(entry.via),
+                        \(entry.resource), \(entry.resourceID), \(entry.action), \(entry.changesJSON))
+                """, in: db)
+        }
+    }
 
     func deleteKeys(createdAtOrBefore milliseconds: Int64) async throws {
         try transaction.run { db in try Self.execute("DELETE FROM idempotency_keys WHERE created_at <= \(milliseconds)", in: db) }

@@ -23,6 +23,12 @@ enum Schema {
         migrator.registerMigration("v6: indexed SCIM emails, externalId, displayName and lastModified") { db in
             try db.execute(sql: v6)
         }
+        migrator.registerMigration("v7: named API tokens with scopes") { db in
+            try db.execute(sql: v7)
+        }
+        migrator.registerMigration("v8: the audit log") { db in
+            try db.execute(sql: v8)
+        }
         return migrator
     }
 
@@ -275,4 +281,42 @@ enum Schema {
                 FROM \(row == "users" ? "users, " : "")json_each(json_extract(\(row).scim, '$.emails')) AS e
             """
     }
+
+    // Named tokens (`TokenRecord`): only the SHA-256 of each secret, which is shown once. A
+    // revoked token keeps its row and name, so the log's names stay unambiguous.
+    private static let v7 = """
+        CREATE TABLE api_tokens (
+            name TEXT PRIMARY KEY,
+            secret_hash TEXT NOT NULL UNIQUE,
+            scopes TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            expires_at INTEGER,
+            revoked_at INTEGER,
+            last_used_at INTEGER
+        );
+        """
+
+    // The audit log (`AuditEntry`): one row per change, written in the change's transaction.
+    // `changes` is a JSON array of {field, before, after}. Append-only: an UPDATE is refused;
+    // only the retention setting deletes, by age (`AuditLog.pruneAudit`).
+    private static let v8 = """
+        CREATE TABLE audit_log (
+            seq INTEGER PRIMARY KEY,
+            at INTEGER NOT NULL,
+            token TEXT NOT NULL,
+            client TEXT NOT NULL,
+            request_id TEXT NOT NULL,
+            via TEXT NOT NULL,
+            resource TEXT NOT NULL,
+            resource_id TEXT NOT NULL,
+            action TEXT NOT NULL,
+            changes TEXT NOT NULL
+        );
+        CREATE INDEX audit_log_at ON audit_log(at);
+        CREATE INDEX audit_log_resource ON audit_log(resource, resource_id, seq);
+        CREATE INDEX audit_log_token ON audit_log(token, seq);
+        CREATE TRIGGER audit_log_append_only BEFORE UPDATE ON audit_log BEGIN
+            SELECT RAISE(ABORT, 'the audit log is append-only');
+        END;
+        """
 }

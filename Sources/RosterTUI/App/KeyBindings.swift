@@ -64,6 +64,7 @@ enum KeyBindings {
         case .character("t"): model.cycleStatusFilter()
         case .character("o"): model.cycleRoleFilter()
         case .character("y"): model.copySelectedEmail()
+        case .character("h"): model.toggleHistory()
         case .character("x"): model.startExport()
         case .character("i"): model.startImport()
         case .character("s"): model.cycleSort()

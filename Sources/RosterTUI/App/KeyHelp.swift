@@ -16,6 +16,7 @@ public enum KeyHelp {
             Hint("o", "Role filter: next role, then all"),
             Hint("F", "Clear the filters"),
             Hint("y", "Copy the email(s) (OSC 52 clipboard)"),
+            Hint("h", "The user's history of changes (roster-server)"),
             Hint("x", "Export the list as shown to CSV"),
             Hint("i", "Import users from a CSV file"),
             Hint("s", "Change the sort order"),

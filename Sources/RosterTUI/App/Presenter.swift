@@ -95,6 +95,7 @@ struct Presenter {
         content.isRefreshing = detail.state.isLoading && model.activity.isBusy
         content.problem = detail.state.error?.errorDescription
         content.showsRole = model.traits.hasRoles
+        if model.showsHistory { content.showHistory(model.history.state) }
         return content
     }
 

@@ -61,7 +61,7 @@ final class ServerProcess: Sendable {
 
     /// The URL of the "listening on" line, once it is printed.
     func waitForListening() async throws -> URL {
-        let printed = await eventually { self.stdout.contains("listening on http://") && self.stdout.hasSuffix("\n") || !self.process.isRunning }
+        let printed = await eventually { self.stdout.contains("listening on http") && self.stdout.hasSuffix("\n") || !self.process.isRunning }
         guard printed, let line = stdout.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }),
               let url = URL(string: String(line.dropFirst("listening on ".count)))
         else {

@@ -163,7 +163,7 @@ struct SCIMService: Sendable {
             // 200 with the resource, not 204: identity providers and scim-sanity expect it.
             return answer(SCIMUserResource.render(record, baseURL: baseURL), version: record.version, status: .ok, request)
         case .delete:
-            try await mapped { try await store.deleteSCIMUser(id: id, ifMatch: request.ifMatch) }
+            try await mapped { try await store.deleteSCIMUser(id: id, ifMatch: request.ifMatch, at: now()) }
             return SCIMAnswer(status: .noContent)
         default:
             throw SCIMProblem.methodNotAllowed(request.method.rawValue, allowed: ["GET", "PUT", "PATCH", "DELETE"])
@@ -203,7 +203,7 @@ struct SCIMService: Sendable {
             }
             return answer(SCIMGroupResource.render(record, baseURL: baseURL), version: record.version, status: .ok, request)
         case .delete:
-            try await mapped { try await store.deleteSCIMGroup(id: id, ifMatch: request.ifMatch) }
+            try await mapped { try await store.deleteSCIMGroup(id: id, ifMatch: request.ifMatch, at: now()) }
             return SCIMAnswer(status: .noContent)
         default:
             throw SCIMProblem.methodNotAllowed(request.method.rawValue, allowed: ["GET", "PUT", "PATCH", "DELETE"])

@@ -84,6 +84,10 @@ struct PostgresRows: DirectoryRows {
         _ = try await run("DELETE FROM users WHERE seq = \(seq)")
     }
 
+    func userID(seq: Int64) async throws -> String? {
+        try await run("SELECT id FROM users WHERE seq = \(seq)").first.map { try $0.decode(String.self) }
+    }
+
     func userSeqs(ofIDs ids: [String]) async throws -> [String: Int64] {
         try await PostgresUserRows.seqs(ofIDs: ids, on: connection, logger: logger)
     }
@@ -184,6 +188,14 @@ struct PostgresRows: DirectoryRows {
     }
 
     // MARK: Idempotency keys
+
+    func appendAudit(_ entry: AuditEntry) async throws {
+        _ = try await run("""
+            INSERT INTO audit_log (at, token, client, request_id, via, resource, resource_id, action, changes)
+            VALUES (\(Milliseconds.of(entry.at)), \(entry.token), \(entry.client), \(entry.requestID), \(entry.via),
+                    \(entry.resource), \(entry.resourceID), \(entry.action), \(entry.changesJSON))
+            """)
+    }
 
     func deleteKeys(createdAtOrBefore milliseconds: Int64) async throws {
         _ = try await run("DELETE FROM idempotency_keys WHERE created_at <= \(milliseconds)")

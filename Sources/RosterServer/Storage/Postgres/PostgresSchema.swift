@@ -23,6 +23,8 @@ enum PostgresSchema {
         Migration(version: 7, name: "narrow user_keys table for trigram search", statements: v7),
         Migration(version: 8, name: "SCIM userName and active as stored columns with one index", statements: v8),
         Migration(version: 9, name: "indexed SCIM emails, externalId, displayName and lastModified", statements: v9),
+        Migration(version: 10, name: "named API tokens with scopes", statements: v10),
+        Migration(version: 11, name: "the audit log", statements: v11),
     ]
 
     /// Migrations after which `users` is vacuumed: they rewrite the table, which leaves it with
@@ -533,4 +535,48 @@ enum PostgresSchema {
                 FROM \(from)\(dialect.entries(of: emails))
             """
     }
+
+    // As SQLite's v7: named tokens, only the SHA-256 of each secret (`TokenRecord`).
+    private static let v10: [String] = [
+        """
+        CREATE TABLE api_tokens (
+            name text COLLATE "C" PRIMARY KEY,
+            secret_hash text COLLATE "C" NOT NULL UNIQUE,
+            scopes text NOT NULL,
+            created_at bigint NOT NULL,
+            expires_at bigint,
+            revoked_at bigint,
+            last_used_at bigint
+        )
+        """,
+    ]
+
+    // As SQLite's v8. Every write first takes the generation row, so `seq` order is commit order.
+    private static let v11: [String] = [
+        """
+        CREATE TABLE audit_log (
+            seq bigserial PRIMARY KEY,
+            at bigint NOT NULL,
+            token text COLLATE "C" NOT NULL,
+            client text NOT NULL,
+            request_id text NOT NULL,
+            via text NOT NULL,
+            resource text COLLATE "C" NOT NULL,
+            resource_id text COLLATE "C" NOT NULL,
+            action text COLLATE "C" NOT NULL,
+            changes text NOT NULL
+        )
+        """,
+        "CREATE INDEX audit_log_at ON audit_log (at)",
+        "CREATE INDEX audit_log_resource ON audit_log (resource, resource_id, seq)",
+        "CREATE INDEX audit_log_token ON audit_log (token, seq)",
+        """
+        CREATE FUNCTION audit_log_refuse_update() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            RAISE EXCEPTION 'the audit log is append-only';
+        END
+        $$
+        """,
+        "CREATE TRIGGER audit_log_append_only BEFORE UPDATE ON audit_log FOR EACH ROW EXECUTE FUNCTION audit_log_refuse_update()",
+    ]
 }

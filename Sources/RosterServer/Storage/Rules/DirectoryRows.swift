@@ -21,6 +21,8 @@ protocol DirectoryRows: Sendable {
     func deleteUser(seq: Int64) async throws
     /// The `seq`s of the users with these ids, by id; ids no user has are missing.
     func userSeqs(ofIDs ids: [String]) async throws -> [String: Int64]
+    /// The id of the user in row `seq`, if any.
+    func userID(seq: Int64) async throws -> String?
     /// Rewrites the stored JSON of these users from their rows and groups, and moves their SCIM version.
     func refreshJSON(userSeqs: [Int64]) async throws
 
@@ -59,4 +61,9 @@ protocol DirectoryRows: Sendable {
     /// The record of `key` if it was created after `milliseconds`: the body it came with and its first answer.
     func keyRecord(_ key: String, createdAfter milliseconds: Int64) async throws -> (body: Data, answer: IdempotentAnswer)?
     func insertKeyRecord(_ request: IdempotentRequest, answer: IdempotentAnswer, atMilliseconds milliseconds: Int64) async throws
+
+    // MARK: Audit
+
+    /// Appends an entry to the audit log, in this transaction.
+    func appendAudit(_ entry: AuditEntry) async throws
 }

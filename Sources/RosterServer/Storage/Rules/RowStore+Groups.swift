@@ -26,6 +26,8 @@ extension RowStore {
             try await rows.insert(group)
         }
         guard let inserted = try await rows.group(id: group.id) else { throw StoreError.groupNotFound }
+        try await audit(rows, at: group.createdAt, resource: "group", id: group.id, action: "create",
+                        changes: [FieldChange(field: "name", before: nil, after: name)])
         return inserted
     }
 
@@ -34,6 +36,7 @@ extension RowStore {
         try await writeRows { rows in
             guard let (seq, group) = try await rows.group(id: id) else { throw StoreError.groupNotFound }
             try await Self.rename(groupSeq: seq, group, to: draft.name, at: Milliseconds.of(now), rows: rows)
+            try await Self.audit(rows, at: now, resource: "group", id: id, action: "update", changes: FieldChange.diff(name: group.name, draft.name))
             return try await Self.group(seq: seq, rows: rows)
         }
     }
@@ -49,10 +52,11 @@ extension RowStore {
 
     /// Removes a group and, in the same transaction, its memberships (ON DELETE CASCADE) and
     /// itself from its members' stored JSON. Answers with the group as it was.
-    func deleteGroup(id: String) async throws -> Group {
+    func deleteGroup(id: String, at now: Date) async throws -> Group {
         try await writeRows { rows in
             guard let (seq, group) = try await rows.group(id: id) else { throw StoreError.groupNotFound }
             try await Self.deleteGroup(seq: seq, rows: rows)
+            try await Self.audit(rows, at: now, resource: "group", id: id, action: "delete", changes: FieldChange.diff(name: group.name, nil))
             return group
         }
     }
@@ -73,6 +77,10 @@ extension RowStore {
                 ? try await rows.add(userSeqs: [userSeq], toGroupSeq: groupSeq)
                 : try await rows.remove(userSeqs: [userSeq], fromGroupSeq: groupSeq)
             try await Self.membersChanged(changed, groupSeq: groupSeq, at: now, rows: rows)
+            if !changed.isEmpty {
+                try await Self.audit(rows, at: now, resource: "group", id: groupID, action: "members",
+                                     changes: FieldChange.members(added: isMember ? [userID] : [], removed: isMember ? [] : [userID]))
+            }
             return try await Self.group(seq: groupSeq, rows: rows)
         }
     }
@@ -88,9 +96,13 @@ extension RowStore {
             let removals = Self.seqs(of: change.remove, in: known, unknown: &unknown) { "remove[\($0)]" }
             guard unknown.isEmpty else { throw StoreError.unknownUsers(unknown) }
             // No id is in both lists (the body is refused otherwise), so the order is free.
-            let changed = try await rows.add(userSeqs: additions, toGroupSeq: groupSeq)
-                + rows.remove(userSeqs: removals, fromGroupSeq: groupSeq)
-            try await Self.membersChanged(changed, groupSeq: groupSeq, at: now, rows: rows)
+            let added = try await rows.add(userSeqs: additions, toGroupSeq: groupSeq)
+            let removed = try await rows.remove(userSeqs: removals, fromGroupSeq: groupSeq)
+            try await Self.membersChanged(added + removed, groupSeq: groupSeq, at: now, rows: rows)
+            if !(added.isEmpty && removed.isEmpty) {
+                try await Self.audit(rows, at: now, resource: "group", id: groupID, action: "members",
+                                     changes: FieldChange.members(added: Self.ids(of: added, in: known), removed: Self.ids(of: removed, in: known)))
+            }
             return try await Self.group(seq: groupSeq, rows: rows)
         }
     }
@@ -113,6 +125,12 @@ extension RowStore {
         guard !userSeqs.isEmpty else { return }
         try await rows.touch(groupSeq: groupSeq, at: now)
         try await rows.refreshJSON(userSeqs: userSeqs.sorted())
+    }
+
+    /// The ids of `seqs` as `known` (id → seq) has them, in the order of `seqs`.
+    static func ids(of seqs: [Int64], in known: [String: Int64]) -> [String] {
+        let bySeq = Dictionary(known.map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        return seqs.compactMap { bySeq[$0] }
     }
 
     static func group(seq: Int64, rows: Rows) async throws -> Group {

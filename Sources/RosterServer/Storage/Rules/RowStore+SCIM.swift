@@ -18,7 +18,9 @@ extension RowStore {
             } insert: { user in
                 try await rows.insert(user, scim: write)
             }
-            return try await Self.scimUser(id: user.id, rows: rows)
+            let created = try await Self.scimUser(id: user.id, rows: rows)
+            try await Self.audit(rows, at: now, resource: "user", id: user.id, action: "create", changes: FieldChange.diff(nil, created))
+            return created
         }
     }
 
@@ -30,13 +32,16 @@ extension RowStore {
         return try await writeMatching(ifMatch, read: { try await Self.scimUser(id: id, rows: $0) }) { rows, current in
             let write = try change(current)
             try await rows.update(write.applied(to: current.user, atMilliseconds: milliseconds), seq: current.seq, scim: write)
-            return try await Self.scimUser(id: id, rows: rows)
+            let changed = try await Self.scimUser(id: id, rows: rows)
+            try await Self.audit(rows, at: now, resource: "user", id: id, action: "update", changes: FieldChange.diff(current, changed))
+            return changed
         }
     }
 
-    func deleteSCIMUser(id: String, ifMatch: String?) async throws {
+    func deleteSCIMUser(id: String, ifMatch: String?, at now: Date) async throws {
         try await writeMatching(ifMatch, read: { try await Self.scimUser(id: id, rows: $0) }) { rows, current in
             try await rows.deleteUser(seq: current.seq)
+            try await Self.audit(rows, at: now, resource: "user", id: id, action: "delete", changes: FieldChange.diff(current, nil))
         }
     }
 
@@ -45,7 +50,11 @@ extension RowStore {
         return try await writeRows { rows in
             let (seq, group) = try await Self.insertGroup(named: write.name, atMilliseconds: milliseconds, rows: rows)
             try await rows.setDocument(write.document, ofGroupSeq: seq, updatedAt: nil)
-            try await Self.setMembers(write.memberIDs, ofGroupSeq: seq, at: now, rows: rows)
+            let members = try await Self.setMembers(write.memberIDs, ofGroupSeq: seq, at: now, rows: rows)
+            let changes = FieldChange.diff(nil, write.document) + members
+            if !changes.isEmpty {
+                try await Self.audit(rows, at: now, resource: "group", id: group.id, action: "update", changes: changes)
+            }
             return try await Self.scimGroup(id: group.id, rows: rows)
         }
     }
@@ -60,14 +69,17 @@ extension RowStore {
             try await Self.rename(groupSeq: current.seq, current.group, to: write.name, at: milliseconds, rows: rows)
             let updatedAt = Milliseconds.date(max(milliseconds, Milliseconds.of(current.group.createdAt)))
             try await rows.setDocument(write.document, ofGroupSeq: current.seq, updatedAt: updatedAt)
-            try await Self.setMembers(write.memberIDs, ofGroupSeq: current.seq, at: now, rows: rows)
+            let members = try await Self.setMembers(write.memberIDs, ofGroupSeq: current.seq, at: now, rows: rows)
+            try await Self.audit(rows, at: now, resource: "group", id: id, action: "update",
+                                 changes: FieldChange.diff(name: current.group.name, write.name) + FieldChange.diff(current.document, write.document) + members)
             return try await Self.scimGroup(id: id, rows: rows)
         }
     }
 
-    func deleteSCIMGroup(id: String, ifMatch: String?) async throws {
+    func deleteSCIMGroup(id: String, ifMatch: String?, at now: Date) async throws {
         try await writeMatching(ifMatch, read: { try await Self.scimGroup(id: id, rows: $0) }) { rows, current in
             try await Self.deleteGroup(seq: current.seq, rows: rows)
+            try await Self.audit(rows, at: now, resource: "group", id: id, action: "delete", changes: FieldChange.diff(name: current.group.name, nil))
         }
     }
 
@@ -97,16 +109,22 @@ extension RowStore {
         return record
     }
 
-    /// Makes the group's members exactly `ids` (repeats ignored).
+    /// Makes the group's members exactly `ids` (repeats ignored); answers the change, for the audit.
     /// - Throws: `unknownUsers` naming every id no user has; nothing is changed then.
-    private static func setMembers(_ ids: [String], ofGroupSeq groupSeq: Int64, at now: Date, rows: Rows) async throws {
+    private static func setMembers(_ ids: [String], ofGroupSeq groupSeq: Int64, at now: Date, rows: Rows) async throws -> [FieldChange] {
         let known = try await rows.userSeqs(ofIDs: ids)
         var unknown: [FieldError] = []
         let wanted = Set(seqs(of: ids, in: known, unknown: &unknown) { "members[\($0)].value" })
         guard unknown.isEmpty else { throw StoreError.unknownUsers(unknown) }
         let current = Set(try await rows.memberSeqs(ofGroupSeq: groupSeq))
-        let changed = try await rows.add(userSeqs: wanted.subtracting(current).sorted(), toGroupSeq: groupSeq)
-            + rows.remove(userSeqs: current.subtracting(wanted).sorted(), fromGroupSeq: groupSeq)
-        try await membersChanged(changed, groupSeq: groupSeq, at: now, rows: rows)
+        let added = try await rows.add(userSeqs: wanted.subtracting(current).sorted(), toGroupSeq: groupSeq)
+        let removed = try await rows.remove(userSeqs: current.subtracting(wanted).sorted(), fromGroupSeq: groupSeq)
+        try await membersChanged(added + removed, groupSeq: groupSeq, at: now, rows: rows)
+        // Removed members were not named in `ids`: their ids are read back (they still exist).
+        var removedIDs: [String] = []
+        for seq in removed {
+            if let id = try await rows.userID(seq: seq) { removedIDs.append(id) }
+        }
+        return FieldChange.members(added: Self.ids(of: added, in: known), removed: removedIDs)
     }
 }

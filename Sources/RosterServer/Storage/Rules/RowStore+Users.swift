@@ -17,13 +17,15 @@ extension RowStore {
     }
 
     private static func insertUser(_ draft: UserDraft, atMilliseconds milliseconds: Int64, rows: Rows) async throws -> User {
-        try await FreshID.insert(atMilliseconds: milliseconds) { id in
+        let user = try await FreshID.insert(atMilliseconds: milliseconds) { id in
             User(
                 id: id, name: draft.name, email: draft.email, role: draft.role ?? .member, status: draft.status ?? .active,
                 createdAt: Milliseconds.date(milliseconds), updatedAt: Milliseconds.date(milliseconds))
         } insert: { user in
             try await refusingTakenEmail { try await rows.insert(user, scim: nil) }
         }
+        try await audit(rows, at: user.createdAt, resource: "user", id: user.id, action: "create", changes: FieldChange.diff(nil, user))
+        return user
     }
 
     /// Runs a Roster API write of a user. The email stands for the userName of a user without
@@ -47,15 +49,17 @@ extension RowStore {
             user.updatedAt = Milliseconds.date(max(Milliseconds.of(now), Milliseconds.of(user.createdAt)))
             try await Self.refusingTakenEmail { try await rows.update(user, seq: seq, scim: nil) }
             try await rows.followSCIMDocument(of: user)
+            try await Self.audit(rows, at: now, resource: "user", id: id, action: "update", changes: FieldChange.diff(current, user))
             return user
         }
     }
 
     /// Removes the user; their memberships go in the same transaction (ON DELETE CASCADE).
-    func delete(id: String) async throws -> User {
+    func delete(id: String, at now: Date) async throws -> User {
         try await writeRows { rows in
             guard let (seq, user) = try await rows.user(id: id) else { throw StoreError.notFound }
             try await rows.deleteUser(seq: seq)
+            try await Self.audit(rows, at: now, resource: "user", id: id, action: "delete", changes: FieldChange.diff(user, nil))
             return user
         }
     }

@@ -16,7 +16,7 @@ protocol SCIMStore: Sendable {
         change: @escaping @Sendable (SCIMUserRecord) throws -> SCIMUserWrite
     ) async throws -> SCIMUserRecord
     /// Deletes the user if `If-Match` allows; memberships go with them.
-    func deleteSCIMUser(id: String, ifMatch: String?) async throws
+    func deleteSCIMUser(id: String, ifMatch: String?, at now: Date) async throws
 
     /// A page of groups and `totalResults`; members are read only when asked for.
     func scimGroups(_ query: SCIMListQuery, withMembers: Bool) async throws -> (total: Int, records: [SCIMGroupRecord])
@@ -27,7 +27,7 @@ protocol SCIMStore: Sendable {
         id: String, ifMatch: String?, at now: Date,
         change: @escaping @Sendable (SCIMGroupRecord) throws -> SCIMGroupWrite
     ) async throws -> SCIMGroupRecord
-    func deleteSCIMGroup(id: String, ifMatch: String?) async throws
+    func deleteSCIMGroup(id: String, ifMatch: String?, at now: Date) async throws
 }
 
 extension SQLiteStore: SCIMStore {}

@@ -1,0 +1,22 @@
+import RosterKit
+
+extension AppModel {
+    /// `h`: the selected user's history in the detail pane, or back to their record.
+    public func toggleHistory() {
+        guard listIdle else { return }
+        guard traits.hasHistory else {
+            showStatus("This directory keeps no history of changes", kind: .warning)
+            return
+        }
+        guard let user = list.selectedUser else {
+            showStatus("No user selected", kind: .warning)
+            return
+        }
+        history.toggle(for: user.id)
+    }
+
+    /// Whether the detail pane shows the history now: open, and for the selected user.
+    public var showsHistory: Bool {
+        history.userID != nil && history.userID == list.selectedUser?.id
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import PostgresNIO
+
+extension PostgresStore: AuditLog {
+    func auditEntries(_ query: AuditQuery) async throws -> [AuditEntry] {
+        var sql = PostgresQuery(unsafeSQL: "SELECT seq, at, token, client, request_id, via, resource, resource_id, action, changes FROM audit_log WHERE true")
+        var bindings = PostgresBindings()
+        func add(_ condition: String, _ value: some PostgresNonThrowingEncodable) {
+            bindings.append(value)
+            sql = PostgresQuery(unsafeSQL: sql.sql + " AND \(condition) $\(bindings.count)")
+        }
+        if let since = query.since { add("at >=", Milliseconds.of(since)) }
+        if let resource = query.resource { add("resource =", resource) }
+        if let id = query.resourceID { add("resource_id =", id) }
+        if let token = query.token { add("token =", token) }
+        if let action = query.action { add("action =", action) }
+        if let before = query.before { add("seq <", before) }
+        bindings.append(Int64(query.limit))
+        let statement = PostgresQuery(unsafeSQL: sql.sql + " ORDER BY seq DESC LIMIT $\(bindings.count)", binds: bindings)
+        let rows = try await database.client.query(statement, logger: logger)
+        var entries: [AuditEntry] = []
+        for try await (seq, at, token, client, requestID, via, resource, resourceID, action, changes) in rows.decode(
+            (Int64, Int64, String, String, String, String, String, String, String, String).self
+        ) {
+            entries.append(AuditEntry(
+                seq: seq, at: Milliseconds.date(at),
+                actor: AuditActor(token: token, client: client, requestID: requestID, via: via),
+                resource: resource, resourceID: resourceID, action: action, changes: AuditEntry.changes(fromJSON: changes)))
+        }
+        return entries
+    }
+
+    func pruneAudit(before date: Date) async throws -> Int {
+        let rows = try await database.client.query(
+            "WITH gone AS (DELETE FROM audit_log WHERE at < \(Milliseconds.of(date)) RETURNING 1) SELECT count(*) FROM gone", logger: logger)
+        var count: Int64 = 0
+        for try await value in rows.decode(Int64.self) { count = value }
+        return Int(count)
+    }
+}
