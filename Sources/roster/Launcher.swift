@@ -9,6 +9,8 @@ import RosterTUI
 /// client), runs the terminal UI, and stops it all again.
 struct Launcher {
     let settings: Settings
+    /// Lines for the log written before it was open (the files `PrivateFiles` tightened).
+    var notes: [String] = []
 
     func run() async throws -> Int32 {
         let sink: FileLogHandler.Sink
@@ -23,6 +25,7 @@ struct Launcher {
         }
         let logger = makeLogger("roster")
         logger.info("roster \(RosterVersion.current) starting")
+        for note in notes { logger.notice("\(note)") }
 
         var embedded: RunningServer?
         let baseURL: URL
@@ -59,13 +62,16 @@ struct Launcher {
         let client = APIClient(
             baseURL: baseURL, tokens: tokens, transport: transport,
             deadline: settings.requestTimeout, logger: makeLogger("roster.client"))
+        // The header names the connection: its profile first, as admins tell them apart by name.
+        let label = settings.profile.map { "\($0) · \(serverLabel)" } ?? serverLabel
         var options = TerminalApp.Options(
-            serverLabel: serverLabel, pageSize: settings.pageSize, colorMode: settings.colors, mouse: settings.mouse,
+            serverLabel: label, pageSize: settings.pageSize, colorMode: settings.colors, mouse: settings.mouse,
             scrollStyle: settings.scrolling, draftFile: settings.draftFile, exportColumns: settings.exportColumns)
         // The embedded server's work runs on this machine's cores, beside the keys: a bulk run
         // sends it two requests at a time, not four (make bench: j's median during a run of
         // 1,000 fell from 1.69 to 1.27 ms, the run's rate from 654 to 528 users a second).
         if embedded != nil { options.bulkConcurrency = 2 }
+        options.headerColor = settings.color
         let exitCode: Int32
         do {
             let directory = RemoteDirectory(client: client, choice: embedded != nil ? .roster : settings.api)

@@ -18,6 +18,8 @@ public enum TerminalApp {
         public var draftFile: String?
         /// What a CSV export writes (the `exportColumns` setting).
         public var exportColumns: [CSVColumn]
+        /// The header's colour: the connection's, from its profile.
+        public var headerColor: Theme.Color?
         /// Requests a bulk run sends at once.
         public var bulkConcurrency = BulkRun.concurrency
 
@@ -41,7 +43,7 @@ public enum TerminalApp {
     public static func run(
         directory: any Directory, options: Options, logger: Logger
     ) async throws -> Int32 {
-        let terminal = try Terminal.start(colorMode: options.colorMode, mouse: options.mouse)
+        let terminal = try Terminal.start(colorMode: options.colorMode, mouse: options.mouse, headerColor: options.headerColor)
         logger.info("terminal \(terminal.size.columns)x\(terminal.size.rows), colour \(terminal.usesColor)")
         let clipboard = TerminalClipboard(terminal: terminal)
         let model = AppModel(directory: directory, perPage: options.pageSize, scrollStyle: options.scrollStyle, clipboard: clipboard)

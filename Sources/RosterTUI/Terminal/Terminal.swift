@@ -28,7 +28,7 @@ public final class Terminal {
     private var active = true
 
     /// Takes over the terminal. Throws when standard input or output is not a terminal.
-    public static func start(colorMode: ColorMode = .auto, mouse: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Terminal {
+    public static func start(colorMode: ColorMode = .auto, mouse: Bool = true, headerColor: Theme.Color? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Terminal {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
         TextWidth.activateUTF8Locale()
         _ = roster_guard_save_terminal(STDIN_FILENO)
@@ -67,7 +67,7 @@ public final class Terminal {
             use_default_colors()
             colorsAvailable = true
         }
-        let theme: Theme = wantsColor ? .color : .monochrome
+        let theme: Theme = wantsColor ? Theme.color.withHeader(on: headerColor) : .monochrome
         let attributes = theme.makeAttributes(colorsAvailable: colorsAvailable)
 
         if mouse {
