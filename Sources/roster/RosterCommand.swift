@@ -92,7 +92,10 @@ struct RosterCommand: AsyncParsableCommand {
         }
         let kept = PrivateFiles.paths(of: settings, environment: environment)
         let tightened = PrivateFiles.tighten(folders: kept.folders, files: kept.files)
-        let exitCode = try await Launcher(settings: settings, notes: tightened).run()
+        var launcher = Launcher(settings: settings, notes: tightened)
+        launcher.profilesFile = try? Settings.loadFile(flags: flags, environment: environment)
+        launcher.flags = flags
+        let exitCode = try await launcher.run()
         if exitCode != 0 { throw ExitCode(exitCode) }
     }
 }

@@ -67,8 +67,7 @@ public final class Terminal {
             use_default_colors()
             colorsAvailable = true
         }
-        let theme: Theme = wantsColor ? Theme.color.withHeader(on: headerColor) : .monochrome
-        let attributes = theme.makeAttributes(colorsAvailable: colorsAvailable)
+        let theme: Theme = wantsColor ? .color : .monochrome
 
         if mouse {
             let mask = roster_button1_pressed() | roster_button1_released() | roster_button1_clicked()
@@ -79,7 +78,7 @@ public final class Terminal {
 
         let size = Size(columns: Int(roster_cols()), rows: Int(roster_lines()))
         let terminal = Terminal(
-            size: size, canvas: CursesCanvas(size: size, attributes: attributes), usesColor: colorsAvailable,
+            size: size, canvas: CursesCanvas(size: size, theme: theme, headerColor: headerColor, colorsAvailable: colorsAvailable), usesColor: colorsAvailable,
             input: InputThread(inputDescriptor: STDIN_FILENO, signalDescriptor: pipeDescriptors[0]),
             signalWriteDescriptor: pipeDescriptors[1])
         terminal.input.start()
