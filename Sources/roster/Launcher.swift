@@ -59,10 +59,15 @@ struct Launcher {
         return exitCode
     }
 
-    /// The `C` picker's profiles, when the settings file has any and one of them is open.
+    /// The `C` picker's profiles, when the settings file has any and one of them is open as
+    /// the file says.
     private func catalog(opener: ConnectionOpener) -> ConnectionCatalog? {
+        let environment = ProcessInfo.processInfo.environment
         guard settings.profile != nil, let file = profilesFile, !file.connections.isEmpty else { return nil }
-        let each = Profiles(file: file, flags: flags, environment: ProcessInfo.processInfo.environment).each()
+        // A server named by flag or environment is not the profile's connection: no picker,
+        // rather than one whose "current" row names a directory that is not on screen.
+        guard flags.server == nil, environment["ROSTER_SERVER"].nonEmpty == nil else { return nil }
+        let each = Profiles(file: file, flags: flags, environment: environment).each()
         let resolved = Dictionary(uniqueKeysWithValues: each.map { ($0.name, $0.settings) })
         let profiles = each.map { name, result in
             let settings = try? result.get()
