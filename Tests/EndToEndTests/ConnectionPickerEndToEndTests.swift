@@ -41,16 +41,21 @@ extension EndToEndTests {
         let start = try await tmux.waitFor("1 / 20")
         #expect(start.split(separator: "\n").first?.contains("local · embedded") == true, "\(start)")
 
-        // A search, and the third of its matches selected.
+        // A search, and the third of its matches selected once the search's page has landed
+        // (keys before it would move in the old list, which the search's answer replaces).
         try tmux.send("/")
         try tmux.type("a")
         try tmux.send("Enter")
-        try await tmux.waitFor("“a”")
+        try await tmux.waitForScreen("the search's answer") { $0.contains("“a”") && !showsSpinner($0) }
+        try await Task.sleep(for: .milliseconds(300))
+        try await tmux.waitForScreen("still settled") { !showsSpinner($0) }
         try tmux.send("j")
         try tmux.send("j")
-        let before = try await tmux.waitForScreen("the third match selected") { $0.contains("3 / ") && $0.contains("“a”") }
-        let position = try #require(before.split(separator: "\n").first { $0.contains("3 / ") }).trimmingCharacters(in: .whitespaces)
-        // The detail pane follows the selection once it rests.
+        let before = try await tmux.waitForScreen("the third match selected and its details") {
+            $0.contains("“a”") && position(in: $0)?.hasPrefix("3 / ") == true && !showsSpinner($0)
+        }
+        let place = try #require(position(in: before))
+        // The detail pane follows the selection once it rests, then shows the fetched record.
         try await Task.sleep(for: .seconds(1))
         let selected = try detailPane(tmux.screen())
         #expect(!selected.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty)
@@ -70,13 +75,27 @@ extension EndToEndTests {
         try await tmux.waitFor("● peer")
         try tmux.send("Up")
         try tmux.send("Enter")
-        let back = try await tmux.waitForScreen("the first connection again") { $0.contains("local · embedded") && $0.contains("“a”") }
-        #expect(back.contains(position), "\(position) in \(back)")
+        let back = try await tmux.waitForScreen("the first connection again") {
+            $0.contains("local · embedded") && $0.contains("“a”") && !showsSpinner($0)
+        }
+        #expect(position(in: back) == place, "\(place) in \(back)")
         try await tmux.waitForScreen("the same user in the detail pane") { detailPane($0) == selected }
 
         try tmux.send("q")
         try await waitUntil("roster quits") { try tmux.paneIsDead() }
     }
+}
+
+/// The list's "N / TOTAL" in its title.
+private func position(in screen: String) -> String? {
+    guard let title = screen.split(separator: "\n").first(where: { $0.contains("Users ·") }),
+          let match = title.firstMatch(of: /(\d[\d,]*) \/ (\d[\d,]*)/) else { return nil }
+    return String(match.output.0)
+}
+
+/// The app's spinner (braille frames): a load or a detail fetch is in flight.
+private func showsSpinner(_ screen: String) -> Bool {
+    screen.unicodeScalars.contains { (0x2800...0x28FF).contains($0.value) }
 }
 
 /// What is right of the list's border on each line: the detail pane on a wide terminal.
