@@ -248,3 +248,32 @@ keys Enter
 wait_for "Someone changed"
 shot scim-edit-conflict 120 40 "roster — someone changed the user (412)"
 keys Escape
+
+# 10. The connection picker (C): four profiles with their live status, the SCIM one on screen.
+SCIM_URL=$URL
+SCIM_TOKEN=$TOKEN
+start_server picker
+mkdir -p "$WORK/picker-config/roster"
+cat >"$WORK/picker-config/roster/roster.json" <<JSON
+{
+  default: "hr-scim",
+  connections: {
+    "hr-scim": { server: "$SCIM_URL", api: "scim", token: "$SCIM_TOKEN", color: "red" },
+    staging: { server: "$URL", token: "$TOKEN", color: "green" },
+    laptop: { embedded: { database: "$WORK/laptop.sqlite" } },
+    "old-ldap-gw": { server: "http://127.0.0.1:9/", connectTimeoutSeconds: 1 },
+  },
+}
+JSON
+tmux -L "$SOCKET" kill-server 2>/dev/null || true
+SESSIONS=$((SESSIONS + 1))
+SOCKET="roster-shots-$$-$SESSIONS"
+tmux -L "$SOCKET" -f /dev/null new-session -d -s shot -x 120 -y 40 \
+  "env TERM=xterm-256color XDG_STATE_HOME=$WORK/picker-state XDG_DATA_HOME=$WORK/data XDG_CONFIG_HOME=$WORK/picker-config $BIN/roster"
+wait_for "1 / 60"
+keys C
+wait_for "2,000 users"
+wait_for "embedded · starts when chosen"
+wait_for "✗"
+keys Down
+shot connection-picker 120 40 "roster — the connection picker (C)"

@@ -9,6 +9,11 @@ import RosterTUI
 /// client), runs the terminal UI, and stops it all again.
 struct Launcher {
     let settings: Settings
+    /// Lines for the log written before it was open (the files `PrivateFiles` tightened).
+    var notes: [String] = []
+    /// The settings file and flags the profiles come from, for the `C` picker.
+    var profilesFile: SettingsFile?
+    var flags = Settings.Flags()
 
     func run() async throws -> Int32 {
         let sink: FileLogHandler.Sink
@@ -18,74 +23,71 @@ struct Launcher {
             throw LaunchError("Cannot write the log file \(settings.logFile): \(error.localizedDescription). Set logFile in the configuration.")
         }
         let level = settings.logLevel
-        let makeLogger = { (label: String) in
+        let makeLogger: @Sendable (String) -> Logger = { label in
             Logger(label: label) { label in FileLogHandler(label: label, sink: sink, logLevel: level) }
         }
         let logger = makeLogger("roster")
         logger.info("roster \(RosterVersion.current) starting")
+        for note in notes { logger.notice("\(note)") }
 
-        var embedded: RunningServer?
-        let baseURL: URL
-        let tokens: TokenProvider?
-        let serverLabel: String
-        if let server = settings.server {
-            baseURL = server
-            tokens = settings.token.map(TokenProvider.init)
-            serverLabel = Redaction.url(server) // the header adds the dialect once it is known
-        } else {
-            let configuration = ServerConfiguration(
-                databasePath: settings.database, seedCount: settings.seedUsers,
-                faults: FaultInjection(failRate: settings.demoFaults))
-            let server: RunningServer
-            do {
-                server = try await UserAPIServer.start(configuration, logger: makeLogger("roster.server"))
-            } catch {
-                throw LaunchError("Could not start the embedded server on \(settings.database): \(error)")
-            }
-            logger.info("embedded server listening on \(server.url.absoluteString), database \(settings.database)")
-            embedded = server
-            baseURL = server.url
-            tokens = TokenProvider(.literal(server.token, origin: "the embedded server"))
-            serverLabel = "embedded \(server.url.host ?? "127.0.0.1"):\(server.url.port ?? 0)"
+        let environment = ProcessInfo.processInfo.environment
+        let opener = ConnectionOpener(environment: environment, makeLogger: makeLogger)
+        let first: ConnectionOpener.Opened
+        do { first = try await opener.open(settings, mayPrompt: true) } catch {
+            await opener.shutdown()
+            throw error
         }
-
-        let transport: AsyncHTTPTransport
-        do {
-            transport = try AsyncHTTPTransport(options: settings.transportOptions(environment: ProcessInfo.processInfo.environment))
-        } catch {
-            await embedded?.shutdown()
-            throw LaunchError(error.localizedDescription)
-        }
-        let client = APIClient(
-            baseURL: baseURL, tokens: tokens, transport: transport,
-            deadline: settings.requestTimeout, logger: makeLogger("roster.client"))
         var options = TerminalApp.Options(
-            serverLabel: serverLabel, pageSize: settings.pageSize, colorMode: settings.colors, mouse: settings.mouse,
+            serverLabel: first.label, pageSize: settings.pageSize, colorMode: settings.colors, mouse: settings.mouse,
             scrollStyle: settings.scrolling, draftFile: settings.draftFile, exportColumns: settings.exportColumns)
         // The embedded server's work runs on this machine's cores, beside the keys: a bulk run
         // sends it two requests at a time, not four (make bench: j's median during a run of
         // 1,000 fell from 1.69 to 1.27 ms, the run's rate from 654 to 528 users a second).
-        if embedded != nil { options.bulkConcurrency = 2 }
+        if first.isEmbedded { options.bulkConcurrency = 2 }
+        options.headerColor = settings.color
         let exitCode: Int32
         do {
-            let directory: any Directory
-            if let server = settings.server, LDAPConfiguration.isLDAPURL(server) {
-                // An ldap:// or ldaps:// URL is an LDAP directory whatever --api says (auto finds it so).
-                directory = LDAPDirectory(configuration: try settings.ldap.configuration(
-                    url: server, caFile: settings.caFile, connectTimeout: settings.connectTimeout, logger: makeLogger("roster.ldap")))
-            } else {
-                directory = RemoteDirectory(client: client, choice: embedded != nil ? .roster : settings.api)
-            }
-            exitCode = try await TerminalApp.run(directory: directory, options: options, logger: logger)
+            exitCode = try await TerminalApp.run(
+                directory: first.directory, options: options, logger: logger,
+                connections: catalog(opener: opener).map { ($0, settings.profile ?? "") })
         } catch {
-            await transport.shutdown(waitingAtMost: .milliseconds(250))
-            await embedded?.shutdown()
+            await opener.shutdown()
             throw LaunchError("\(error)")
         }
         logger.info("roster stopping (exit \(exitCode))")
-        await transport.shutdown(waitingAtMost: .milliseconds(250))
-        await embedded?.shutdown()
+        await opener.shutdown()
         return exitCode
+    }
+
+    /// The `C` picker's profiles, when the settings file has any and one of them is open as
+    /// the file says.
+    private func catalog(opener: ConnectionOpener) -> ConnectionCatalog? {
+        let environment = ProcessInfo.processInfo.environment
+        guard settings.profile != nil, let file = profilesFile, !file.connections.isEmpty else { return nil }
+        // A server named by flag or environment is not the profile's connection: no picker,
+        // rather than one whose "current" row names a directory that is not on screen.
+        guard flags.server == nil, environment["ROSTER_SERVER"].nonEmpty == nil else { return nil }
+        let each = Profiles(file: file, flags: flags, environment: environment).each()
+        let resolved = Dictionary(uniqueKeysWithValues: each.map { ($0.name, $0.settings) })
+        let profiles = each.map { name, result in
+            let settings = try? result.get()
+            return ConnectionCatalog.Profile(name: name, summary: settings?.connectionSummary ?? "", color: settings?.color)
+        }
+        return ConnectionCatalog(
+            profiles: profiles,
+            open: { name in
+                let settings: Settings
+                switch resolved[name] {
+                case .success(let resolved)?: settings = resolved
+                case .failure(let error)?: throw LaunchError(error.message)
+                case nil: throw LaunchError("There is no profile \(name).")
+                }
+                let opened = try await opener.open(settings)
+                return ConnectionCatalog.Opened(directory: opened.directory, label: opened.label, bulkConcurrency: opened.isEmbedded ? 2 : BulkRun.concurrency)
+            },
+            probe: { name in
+                await opener.probe(name, settings: resolved[name] ?? .failure(SettingsError("no profile \(name)")))
+            })
     }
 }
 

@@ -12,8 +12,8 @@ struct RosterCommand: AsyncParsableCommand {
             With no server named, Roster starts its own user API server in-process on 127.0.0.1, \
             with its data in $XDG_DATA_HOME/roster/roster.sqlite (500 demo users on first run).
 
-            Settings: a flag beats an environment variable (ROSTER_SERVER, ROSTER_TOKEN, NO_COLOR), \
-            which beats the configuration file (--config, else $XDG_CONFIG_HOME/roster/roster.json; \
+            Settings: a flag beats an environment variable (ROSTER_SERVER, ROSTER_TOKEN, ROSTER_PROFILE, NO_COLOR), \
+            which beats the chosen profile, which beats the rest of the configuration file (--config, else $XDG_CONFIG_HOME/roster/roster.json; \
             Config/roster.json in the source tree documents every setting). \
             Logs go to $XDG_STATE_HOME/roster/roster.log, never to the terminal. Press ? in the app for every key.
             """,
@@ -37,23 +37,55 @@ struct RosterCommand: AsyncParsableCommand {
         valueName: "dn"))
     var bindDN: String?
 
-    @Option(name: .long, help: ArgumentHelp("A configuration file (JSON with comments).", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("A configuration file (JSON5: comments allowed).", valueName: "file"))
     var config: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The named connection to open, from the configuration file's connections (env ROSTER_PROFILE).", valueName: "name"))
+    var profile: String?
+
+    @Flag(name: .customLong("list-profiles"), help: ArgumentHelp("Print the configuration file's connections, with server and API, and exit."))
+    var listProfiles = false
 
     @Flag(name: .long, help: ArgumentHelp(
         "Check the connection without starting the UI: address, proxy, TLS, round trip, API and token. Exit 0 when all is well."))
     var check = false
+
+    @Flag(name: .long, help: ArgumentHelp("With --check: check every profile of the configuration file, one line each, then the details of those that fail."))
+    var all = false
 
     @Option(name: .customLong("demo-faults"), help: ArgumentHelp(
         "Make the embedded server fail this share (0 to 1) of requests with 503, to see the error dialog.", valueName: "rate"))
     var demoFaults: Double?
 
     mutating func run() async throws {
+        PrivateFiles.restrictNewFiles()
+        let flags = Settings.Flags(server: server, token: token, config: config, demoFaults: demoFaults, api: api, bindDN: bindDN, profile: profile)
+        let environment = ProcessInfo.processInfo.environment
+        if listProfiles {
+            do {
+                let file = try Settings.loadFile(flags: flags, environment: environment)
+                for line in Profiles(file: file, flags: flags, environment: environment).listing() { print(line) }
+            } catch let error as SettingsError {
+                throw ValidationError(error.message)
+            }
+            return
+        }
+        if check && all {
+            let code: Int32
+            do {
+                let file = try Settings.loadFile(flags: flags, environment: environment)
+                code = await Profiles(file: file, flags: flags, environment: environment).checkAll { print($0) }
+            } catch let error as SettingsError {
+                throw ValidationError(error.message)
+            }
+            if code != 0 { throw ExitCode(code) }
+            return
+        }
+        if all { throw ValidationError("--all goes with --check.") }
         let settings: Settings
         do {
-            settings = try Settings.resolve(
-                flags: Settings.Flags(server: server, token: token, config: config, demoFaults: demoFaults, api: api, bindDN: bindDN),
-                environment: ProcessInfo.processInfo.environment)
+            settings = try Settings.resolve(flags: flags, environment: environment)
         } catch let error as SettingsError {
             throw ValidationError(error.message)
         }
@@ -61,11 +93,16 @@ struct RosterCommand: AsyncParsableCommand {
             throw ValidationError("--demo-faults applies to the embedded server only; leave out --server to use it.")
         }
         if check {
-            let code = await ConnectionCheck(settings: settings, environment: ProcessInfo.processInfo.environment) { print($0) }.run()
+            let code = await ConnectionCheck(settings: settings, environment: environment) { print($0) }.run()
             if code != 0 { throw ExitCode(code) }
             return
         }
-        let exitCode = try await Launcher(settings: settings).run()
+        let kept = PrivateFiles.paths(of: settings, environment: environment)
+        let tightened = PrivateFiles.tighten(folders: kept.folders, files: kept.files)
+        var launcher = Launcher(settings: settings, notes: tightened)
+        launcher.profilesFile = try? Settings.loadFile(flags: flags, environment: environment)
+        launcher.flags = flags
+        let exitCode = try await launcher.run()
         if exitCode != 0 { throw ExitCode(exitCode) }
     }
 }

@@ -112,4 +112,53 @@ extension ConnectionCheckTests {
 
 enum TransportTestsResponse {
     static let ok = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}"
+
+}
+
+/// SCIM services and every profile at once.
+extension ConnectionCheckTests {
+    @Test func aSCIMServiceIsCheckedInSCIMsWords() async throws {
+        let peer = try SCIMPeer()
+        defer { peer.stop() }
+        try await peer.seed(3, bulk: true)
+        var found = settings(server: peer.url, token: .literal(SCIMPeer.token, origin: "--token"))
+        let (code, text) = await check(found) // api auto: found by the app's probe
+        #expect(code == 0, "\(text)")
+        #expect(text.contains("API         SCIM 2.0"), "\(text)")
+        #expect(text.contains("Token       from --token: accepted (3 users)"), "\(text)")
+        found.api = .scim
+        found.token = .literal("wrong-token", origin: "--token")
+        let refused = await check(found)
+        #expect(refused.code == 1)
+        #expect(refused.text.contains("Token       ✗ from --token: "), "\(refused.text)")
+        #expect(!refused.text.contains("wrong-token"))
+    }
+
+    @Test func checkAllPrintsALineAProfileThenWhatFailed() async throws {
+        let peer = try SCIMPeer()
+        defer { peer.stop() }
+        try await peer.seed(2, bulk: true)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("roster-check-all-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let config = folder + "/roster.json"
+        try """
+            { connections: {
+                local: { server: null, embedded: { database: "\(folder)/local.sqlite", seedUsers: 2 } },
+                scim: { server: "\(peer.url.absoluteString)", api: "scim", token: "\(SCIMPeer.token)" },
+                down: { server: "http://127.0.0.1:9/", token: "t" },
+            } }
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        let environment = ["HOME": folder, "XDG_STATE_HOME": folder + "/state", "XDG_DATA_HOME": folder + "/data"]
+        let lines = Lines()
+        let code = await Profiles(file: try SettingsFile.load(from: config), flags: Settings.Flags(config: config), environment: environment)
+            .checkAll { line in lines.lines.withLock { $0.append(line) } }
+        let printed = lines.lines.withLock { $0 }
+        #expect(code == 1)
+        #expect(printed[0].hasPrefix("down   ✗ Round trip failed  http://127.0.0.1:9/"), "\(printed)")
+        #expect(printed[1].hasPrefix("local  ✓ all well  embedded server"), "\(printed)")
+        #expect(printed[2].hasPrefix("scim   ✓ all well  \(peer.url.absoluteString)"), "\(printed)")
+        #expect(printed.contains("── down") && !printed.contains("── local") && !printed.contains("── scim"))
+        #expect(!printed.joined().contains(SCIMPeer.token))
+    }
 }

@@ -55,8 +55,24 @@ struct SettingsTests {
 
     @Test func aTokenFileIsNamedWithItsPathExpanded() throws {
         try "s3cret-token\nignored\n".write(toFile: folder + "/token", atomically: true, encoding: .utf8)
+        chmod(folder + "/token", 0o600)
         _ = try writeConfig(#"{ "tokenFile": "~/token" }"#)
         #expect(try resolve().token == .file(path: folder + "/token"))
+    }
+
+    @Test func aTokenFileOthersCanReadIsRefusedWithTheCommandToFixIt() throws {
+        let path = folder + "/token"
+        try "s3cret-token\n".write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o644)
+        _ = try writeConfig(#"{ "tokenFile": "~/token" }"#)
+        let error = try #require(throws: SettingsError.self) { try resolve() }
+        #expect(error.message.contains("can be read by others (mode 644)"), "\(error.message)")
+        #expect(error.message.contains("chmod 600 \(path)"))
+        #expect(!error.message.contains("s3cret"))
+        // The reader every later read (a refresh after a 401) goes through refuses it too.
+        #expect(throws: APIError.self) { try TokenProvider.firstLine(of: path) }
+        chmod(path, 0o600)
+        #expect(try TokenProvider.firstLine(of: path) == "s3cret-token")
     }
 
     @Test func aTokenCommandIsKeptToRunLater() throws {
@@ -109,13 +125,13 @@ struct SettingsTests {
     }
 
     @Test(arguments: [
-        (#"{ "pageSiz": 10 }"#, "pageSiz"),
-        (#"{ "embedded": { "seed": 1 } }"#, "seed"),
+        (#"{ "pageSiz": 10 }"#, ":1:3: “pageSiz” is not a setting; did you mean “pageSize”?"),
+        (#"{ "embedded": { "seed": 1 } }"#, "“seed” is not a setting in “embedded”"),
         (#"{ "scrolling": "smooth" }"#, "scrolling must be one of line, half-screen"),
         (#"{ "pageSize": 0 }"#, "pageSize must be between 1 and 200"),
-        (#"{ "colors": 1 }"#, "“colors” has the wrong type"),
+        (#"{ "colors": 1 }"#, ":1:13: “colors” has the wrong type: expected a string in quotes"),
         (#"{ "server": "ftp://x/" }"#, "is not a server URL"),
-        (#"{ "pageSize": 10"#, "is not valid JSON"),
+        (#"{ "pageSize": 10"#, ":1:17: expected , or } after the value of “pageSize”, not the end of the file"),
         (#"{ "exportColumns": ["email", "phone"] }"#, "exportColumns: “phone” is not a column"),
         (#"{ "exportColumns": [] }"#, "exportColumns must name at least one column"),
         (#"{ "connectTimeoutSeconds": 0 }"#, "connectTimeoutSeconds must be above 0"),
@@ -135,7 +151,7 @@ struct SettingsTests {
         let fromDocument = try resolve(Settings.Flags(config: documented))
         #expect(fromDocument == (try resolve()), "Config/roster.json shows every default as it is")
         let text = try String(contentsOfFile: documented, encoding: .utf8)
-        for key in SettingsFile.CodingKeys.allCases.map(\.rawValue) + SettingsFile.Embedded.CodingKeys.allCases.map(\.rawValue) {
+        for key in SettingsFile.topLevelKeys + ConnectionSettings.Embedded.CodingKeys.allCases.map(\.rawValue) {
             #expect(text.contains("\"\(key)\""), "Config/roster.json documents \(key)")
         }
     }

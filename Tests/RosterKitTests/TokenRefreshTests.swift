@@ -90,12 +90,13 @@ struct TokenRefreshTests {
     @Test("tokenFile is read again on a 401")
     func fileIsReadAgain() async throws {
         let path = folder.appendingPathComponent("token").path
-        try "old-token\n".write(toFile: path, atomically: true, encoding: .utf8)
+        // 0600: the reader refuses a token file others can read.
+        _ = FileManager.default.createFile(atPath: path, contents: Data("old-token\n".utf8), attributes: [.posixPermissions: 0o600])
         let tokens = TokenProvider(.file(path: path))
         let transport = ScriptedTransport(.handler { request in
             // The token is rotated on disk while the first request is on its way.
             if request.headers["Authorization"] == "Bearer old-token" {
-                try "new-token\n".write(toFile: path, atomically: true, encoding: .utf8)
+                _ = FileManager.default.createFile(atPath: path, contents: Data("new-token\n".utf8), attributes: [.posixPermissions: 0o600])
                 return .error(401, code: "unauthorized", message: "Expired.")
             }
             return .text(envelope(sampleUserJSON))

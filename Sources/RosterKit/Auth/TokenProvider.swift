@@ -13,7 +13,7 @@ public actor TokenProvider {
     private var loading: Task<String, any Error>?
 
     public init(_ source: TokenSource) {
-        self.init(source, readFile: TokenProvider.firstLine, runCommand: { command throws(APIError) in
+        self.init(source, readFile: { path throws(APIError) in try TokenProvider.firstLine(of: path) }, runCommand: { command throws(APIError) in
             try await TokenCommand.run(command)
         })
     }
@@ -64,13 +64,20 @@ public actor TokenProvider {
         return value
     }
 
-    /// The first line of a token file, trimmed.
-    static func firstLine(of path: String) throws(APIError) -> String {
+    /// The first line of a secret file, trimmed: the token file, and every other file a secret
+    /// is read from. A file that group or others may read or write is refused, as ssh refuses
+    /// such a key: the secret may already be known to another account on this machine.
+    public static func firstLine(of path: String, kind: String = "token file") throws(APIError) -> String {
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & 0o077 != 0 {
+            let mode = String(info.st_mode & 0o777, radix: 8)
+            throw .tokenUnavailable("The \(kind) \(path) can be read by others (mode \(mode)); make it yours alone: chmod 600 \(path)")
+        }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw .tokenUnavailable("Cannot read the token file \(path).")
+            throw .tokenUnavailable("Cannot read the \(kind) \(path).")
         }
         guard let line = text.split(whereSeparator: \.isNewline).first?.trimmingCharacters(in: .whitespaces), !line.isEmpty else {
-            throw .tokenUnavailable("The token file \(path) is empty.")
+            throw .tokenUnavailable("The \(kind) \(path) is empty.")
         }
         return line
     }

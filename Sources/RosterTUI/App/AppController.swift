@@ -9,9 +9,10 @@ import RosterApp
 /// its own I/O; a change of observed state schedules one frame; the frame draws the model.
 @MainActor
 public final class AppController {
-    public let model: AppModel
-    private let canvas: any Canvas
-    private let renderer: ScreenRenderer
+    /// The model of the connection on screen: keys, and so writes, go to it alone.
+    public internal(set) var model: AppModel
+    let canvas: any Canvas
+    var renderer: ScreenRenderer
     /// Called after each frame is drawn: the terminal sends it.
     private let present: @MainActor () -> Void
     private var frame = 0
@@ -25,6 +26,9 @@ public final class AppController {
         self.renderer = ScreenRenderer(presenter: Presenter(model: model, serverLabel: serverLabel))
         self.present = present
     }
+
+    /// Named connections the `C` picker switches between (AppController+Connections.swift).
+    var connections: ConnectionSwitching?
 
     /// Sizes the list to the screen, starts loading, and draws the first frame.
     public func start() {
@@ -54,6 +58,7 @@ public final class AppController {
             invalidateNextFrame = true
             renderer.invalidate()
         case .key(let key):
+            if handleConnectionKey(key) { return }
             if model.topScreenScrolls, let delta = helpScrollDelta(for: key) {
                 helpScroll = min(max(0, helpScroll + delta), helpScrollLimit)
             } else {
@@ -100,7 +105,7 @@ public final class AppController {
     /// Set when the whole screen must be sent again (Ctrl-L, after a resume).
     public internal(set) var invalidateNextFrame = false
 
-    private func updateViewport() {
+    func updateViewport() {
         if let layout = ScreenLayout(size: canvas.size) {
             model.setListViewport(height: layout.visibleRows)
             model.setGroupsViewport(height: GroupsView.visibleRows(in: layout))
@@ -108,7 +113,8 @@ public final class AppController {
     }
 
     private func handleMouse(_ mouse: MouseEvent) {
-        guard let layout = ScreenLayout(size: canvas.size), model.screens.count == 1, model.mainView == .users else { return }
+        guard let layout = ScreenLayout(size: canvas.size), model.screens.count == 1, model.mainView == .users,
+              connectionPicker == nil else { return }
         switch mouse.kind {
         case .wheelUp: model.scroll(by: -3)
         case .wheelDown: model.scroll(by: 3)
@@ -133,7 +139,7 @@ public final class AppController {
         let drawn = frame
         if !model.topScreenScrolls { helpScroll = 0 }
         withObservationTracking {
-            helpScrollLimit = renderer.render(on: canvas, helpScroll: helpScroll)
+            helpScrollLimit = renderer.render(on: canvas, helpScroll: helpScroll, connectionPicker: connectionPicker.map(pickerContent))
         } onChange: { [weak self] in
             // Runs before the change lands; the frame is drawn after it, unless a frame
             // was drawn in between (a key's own frame).

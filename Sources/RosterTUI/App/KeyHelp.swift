@@ -27,6 +27,7 @@ public enum KeyHelp {
             Hint("r", "Retry what failed"),
             Hint("R  Ctrl-R", "Refresh the list"),
             Hint("Tab", "The groups view (and back)"),
+            Hint("C", "Switch connection (profiles in the settings)"),
             Hint("+  -", "Add to a group, remove from one"),
             Hint("Ctrl-L", "Redraw the screen"),
             Hint("Mouse", "Click selects, wheel scrolls"),
@@ -59,6 +60,11 @@ public enum KeyHelp {
             Hint("type", "Narrow the choices by name"),
             Hint("↑  ↓  Tab", "Highlight another"),
             Hint("Enter", "Add or remove the highlighted one"),
+            Hint("Esc", "Close"),
+        ]),
+        HelpSection(title: "Connections (C)", entries: [
+            Hint("type  ↑  ↓", "Narrow the profiles, highlight one"),
+            Hint("Enter", "Switch; each keeps its list and search"),
             Hint("Esc", "Close"),
         ]),
         HelpSection(title: "Filter line", entries: [

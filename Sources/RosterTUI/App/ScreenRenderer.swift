@@ -39,7 +39,7 @@ final class ScreenRenderer {
 
     /// Draws the frame; returns how far the help can scroll (0 when it is not open).
     @discardableResult
-    func render(on canvas: any Canvas, helpScroll: Int = 0) -> Int {
+    func render(on canvas: any Canvas, helpScroll: Int = 0, connectionPicker: PickerContent? = nil) -> Int {
         canvas.setCursor(nil)
         let model = presenter.model
         guard let layout = ScreenLayout(size: canvas.size) else {
@@ -102,6 +102,12 @@ final class ScreenRenderer {
             case .prompt(let prompt): FormView.draw(presenter.form(prompt), layout: layout, on: canvas)
             case .picker(let picker): PickerView.draw(presenter.picker(picker), layout: layout, on: canvas)
             }
+        }
+        if let connectionPicker {
+            // Above every connection's screens; what is under it is drawn whole next time.
+            canvas.setCursor(nil)
+            PickerView.draw(connectionPicker, layout: layout, on: canvas)
+            drawnBase = nil
         }
         return helpScrollLimit
     }

@@ -18,6 +18,8 @@ public enum TerminalApp {
         public var draftFile: String?
         /// What a CSV export writes (the `exportColumns` setting).
         public var exportColumns: [CSVColumn]
+        /// The header's colour: the connection's, from its profile.
+        public var headerColor: Theme.Color?
         /// Requests a bulk run sends at once.
         public var bulkConcurrency = BulkRun.concurrency
 
@@ -39,18 +41,29 @@ public enum TerminalApp {
     /// Returns the process's exit code: 0 after q or Ctrl-C, 128+N after signal N.
     /// Throws only when the terminal cannot be set up (no TTY).
     public static func run(
-        directory: any Directory, options: Options, logger: Logger
+        directory: any Directory, options: Options, logger: Logger,
+        connections: (catalog: ConnectionCatalog, current: String)? = nil
     ) async throws -> Int32 {
-        let terminal = try Terminal.start(colorMode: options.colorMode, mouse: options.mouse)
+        let terminal = try Terminal.start(colorMode: options.colorMode, mouse: options.mouse, headerColor: options.headerColor)
         logger.info("terminal \(terminal.size.columns)x\(terminal.size.rows), colour \(terminal.usesColor)")
         let clipboard = TerminalClipboard(terminal: terminal)
-        let model = AppModel(directory: directory, perPage: options.pageSize, scrollStyle: options.scrollStyle, clipboard: clipboard)
-        // An administrator's record of what a bulk run did, and how fast (make bench reads it).
-        model.onBulkRunFinished = { run in logger.notice("\(run.logLine)") }
-        model.exportColumns = options.exportColumns
-        model.bulkConcurrency = options.bulkConcurrency
+        let makeModel = { (directory: any Directory, bulkConcurrency: Int) in
+            let model = AppModel(directory: directory, perPage: options.pageSize, scrollStyle: options.scrollStyle, clipboard: clipboard)
+            // An administrator's record of what a bulk run did, and how fast (make bench reads it).
+            model.onBulkRunFinished = { run in logger.notice("\(run.logLine)") }
+            model.exportColumns = options.exportColumns
+            model.bulkConcurrency = bulkConcurrency
+            return model
+        }
+        let model = makeModel(directory, options.bulkConcurrency)
         let controller = AppController(model: model, canvas: terminal.canvas, serverLabel: options.serverLabel) { [weak terminal] in
             terminal?.present()
+        }
+        if let connections {
+            controller.enableConnections(connections.catalog, current: connections.current, label: options.serverLabel) { opened in
+                logger.info("connection opened: \(opened.label)")
+                return makeModel(opened.directory, opened.bulkConcurrency)
+            }
         }
         controller.start()
         let draftFile = options.draftFile.map(DraftFile.init)
@@ -71,6 +84,18 @@ public enum TerminalApp {
             if !keepGoing { break }
         }
         terminal.restore()
+        for model in controller.openedModels {
+            reportCutOff(model, logger: logger)
+        }
+        let shown = controller.model
+        if shown.keepsDraftOnExit, let draft = shown.unsavedDraft, let draftFile {
+            draftFile.write(draft, logger: logger)
+        }
+        return controller.exitCode ?? 0
+    }
+
+    /// Says what a bulk run or an import was doing when the app was stopped under it.
+    private static func reportCutOff(_ model: AppModel, logger: Logger) {
         if let run = model.bulkRun, run.isActive {
             // A signal (or a second Ctrl-C) cannot wait for the run: say where it was cut off.
             let progress = run.progress
@@ -87,9 +112,5 @@ public enum TerminalApp {
             logger.notice("\(line)")
             FileHandle.standardError.write(Data("roster: \(line)\n".utf8))
         }
-        if model.keepsDraftOnExit, let draft = model.unsavedDraft, let draftFile {
-            draftFile.write(draft, logger: logger)
-        }
-        return controller.exitCode ?? 0
     }
 }

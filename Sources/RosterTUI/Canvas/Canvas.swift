@@ -64,6 +64,9 @@ public protocol Canvas: AnyObject {
     func fill(_ point: Point, width: Int, style: Style)
     /// Shows the text cursor at `point`, or hides it when nil.
     func setCursor(_ point: Point?)
+    /// Puts the header on the connection's colour (nil: the theme's own); the next frame,
+    /// drawn whole, shows it.
+    func setHeaderColor(_ color: Theme.Color?)
 }
 
 extension Canvas {

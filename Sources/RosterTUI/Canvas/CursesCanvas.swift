@@ -5,13 +5,24 @@ import CNCursesW
 @MainActor
 public final class CursesCanvas: Canvas {
     public private(set) var size: Size
-    private let attributes: [Style: attr_t]
+    private var attributes: [Style: attr_t]
+    /// The theme without a connection's header colour, and whether the terminal has colours:
+    /// what a header colour set at run time is applied to.
+    private let theme: Theme
+    private let colorsAvailable: Bool
     private var cursorVisible = false
     private var buffer: [wchar_t] = []
 
-    init(size: Size, attributes: [Style: attr_t]) {
+    init(size: Size, theme: Theme, headerColor: Theme.Color?, colorsAvailable: Bool) {
         self.size = size
-        self.attributes = attributes
+        self.theme = theme
+        self.colorsAvailable = colorsAvailable
+        self.attributes = theme.withHeader(on: headerColor).makeAttributes(colorsAvailable: colorsAvailable)
+    }
+
+    public func setHeaderColor(_ color: Theme.Color?) {
+        // The colour pairs are allocated anew; the frame after a switch is drawn whole.
+        attributes = theme.withHeader(on: color).makeAttributes(colorsAvailable: colorsAvailable)
     }
 
     func updateSize(_ size: Size) {

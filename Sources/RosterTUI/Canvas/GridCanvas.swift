@@ -12,6 +12,8 @@ public final class GridCanvas: Canvas {
     public private(set) var size: Size
     public private(set) var cells: [[Cell]]
     public private(set) var cursor: Point?
+    /// The header's colour last set (the connection on screen's).
+    public private(set) var headerColor: Theme.Color?
 
     public init(columns: Int, rows: Int) {
         size = Size(columns: columns, rows: rows)
@@ -21,6 +23,10 @@ public final class GridCanvas: Canvas {
     public func resize(columns: Int, rows: Int) {
         size = Size(columns: columns, rows: rows)
         cells = Array(repeating: Array(repeating: .blank, count: columns), count: rows)
+    }
+
+    public func setHeaderColor(_ color: Theme.Color?) {
+        headerColor = color
     }
 
     public func clear() {

@@ -37,6 +37,16 @@ public struct Theme: Sendable {
         looks[style] ?? Look()
     }
 
+    /// This theme with the header on `background`: the connection's colour from its profile.
+    /// Without colours the header stays as it is (its text names the connection anyway).
+    public func withHeader(on background: Color?) -> Theme {
+        guard usesColor, let background else { return self }
+        var theme = self
+        let light: Set<Color> = [.green, .yellow, .cyan, .white]
+        theme.looks[.header] = Look(light.contains(background) ? .black : .white, on: background, bold: true)
+        return theme
+    }
+
     public static let color = Theme(usesColor: true, looks: [
         .normal: Look(),
         .dim: Look(dim: true),

@@ -28,7 +28,7 @@ public final class Terminal {
     private var active = true
 
     /// Takes over the terminal. Throws when standard input or output is not a terminal.
-    public static func start(colorMode: ColorMode = .auto, mouse: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Terminal {
+    public static func start(colorMode: ColorMode = .auto, mouse: Bool = true, headerColor: Theme.Color? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Terminal {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
         TextWidth.activateUTF8Locale()
         _ = roster_guard_save_terminal(STDIN_FILENO)
@@ -68,7 +68,6 @@ public final class Terminal {
             colorsAvailable = true
         }
         let theme: Theme = wantsColor ? .color : .monochrome
-        let attributes = theme.makeAttributes(colorsAvailable: colorsAvailable)
 
         if mouse {
             let mask = roster_button1_pressed() | roster_button1_released() | roster_button1_clicked()
@@ -79,7 +78,7 @@ public final class Terminal {
 
         let size = Size(columns: Int(roster_cols()), rows: Int(roster_lines()))
         let terminal = Terminal(
-            size: size, canvas: CursesCanvas(size: size, attributes: attributes), usesColor: colorsAvailable,
+            size: size, canvas: CursesCanvas(size: size, theme: theme, headerColor: headerColor, colorsAvailable: colorsAvailable), usesColor: colorsAvailable,
             input: InputThread(inputDescriptor: STDIN_FILENO, signalDescriptor: pipeDescriptors[0]),
             signalWriteDescriptor: pipeDescriptors[1])
         terminal.input.start()

@@ -92,6 +92,16 @@ struct ConnectionCheck {
         }
         defer { Task { await transport.shutdown() } }
         let quiet = Logger(label: "roster.check") { _ in SwiftLogNoOpLogHandler() }
+        // A SCIM service (named, or found by the same probe the app runs) is checked in SCIM's
+        // words; everything else as the Roster API, whose failures say what is wrong.
+        let authenticated = APIClient(baseURL: url, tokens: tokens, transport: transport, retryPolicy: .never,
+                                      deadline: settings.requestTimeout, logger: quiet)
+        let scim = switch settings.server == nil ? DialectChoice.roster : settings.api {
+        case .scim: true
+        case .roster: false
+        case .auto: (try? await DialectProbe.detect(authenticated)) == .scim
+        }
+        if scim { return await checkSCIM(authenticated, tokens: tokens, report: &report) }
         let anonymous = APIClient(baseURL: url, tokens: nil, transport: transport, retryPolicy: .never,
                                   deadline: settings.requestTimeout, logger: quiet)
         let clock = ContinuousClock()
@@ -136,6 +146,42 @@ struct ConnectionCheck {
             default:
                 report.fail("Token", "from \(tokens.source.summary): \(error.localizedDescription)", fix: error.recoverySuggestion)
             }
+        } catch {
+            report.fail("Token", "\(error)", fix: nil)
+        }
+    }
+}
+
+extension ConnectionCheck {
+    /// Round trip, API and token for a SCIM 2.0 service: its /ServiceProviderConfig, then
+    /// one user, which needs the token.
+    private func checkSCIM(_ client: APIClient, tokens: TokenProvider?, report: inout CheckReport) async {
+        let clock = ContinuousClock()
+        let started = clock.now
+        do {
+            _ = try await client.response(for: SCIMEndpoint.serviceProviderConfig)
+        } catch let error as APIError {
+            if case .unauthorized = error {
+                report.fail("Token", "\(tokens.map { "from \($0.source.summary): " } ?? "")refused (401)", fix: error.recoverySuggestion)
+            } else {
+                report.fail("Round trip", error.localizedDescription, fix: error.recoverySuggestion)
+            }
+            return
+        } catch {
+            report.fail("Round trip", "\(error)", fix: nil)
+            return
+        }
+        report.line("Round trip", "\((clock.now - started).millisecondsText) ms for the first request (connecting included)")
+        report.line("API", "SCIM 2.0 (/ServiceProviderConfig answered)")
+        guard let tokens else {
+            report.fail("Token", "none given", fix: "Give one with --token, ROSTER_TOKEN, tokenFile or tokenCommand.")
+            return
+        }
+        do {
+            let page = try await SCIMDirectory(client: client).listUsers(UserQuery(perPage: 1))
+            report.line("Token", "from \(tokens.source.summary): accepted (\(page.total) users)")
+        } catch let error as APIError {
+            report.fail("Token", "from \(tokens.source.summary): \(error.localizedDescription)", fix: error.recoverySuggestion)
         } catch {
             report.fail("Token", "\(error)", fix: nil)
         }

@@ -13,7 +13,7 @@ struct LDAPSettings: Equatable {
     var startTLS = true
     var schema = LDAPSchemaSettings()
 
-    static func resolve(flags: Settings.Flags, environment: [String: String], file: SettingsFile, paths: Paths) throws -> LDAPSettings {
+    static func resolve(flags: Settings.Flags, environment: [String: String], connection file: ConnectionSettings, paths: Paths) throws -> LDAPSettings {
         var settings = LDAPSettings()
         settings.bindDN = flags.bindDN ?? environment["ROSTER_BIND_DN"].nonEmpty ?? file.bindDN
         settings.startTLS = file.startTLS ?? true
@@ -49,14 +49,18 @@ struct LDAPSettings: Equatable {
 
 /// The settings file's `ldap` object: `LDAPSchemaSettings`, with an unknown key an error (a
 /// typo such as "peopleBse" would otherwise be ignored).
-struct LDAPSection: Decodable, Equatable {
+struct LDAPSection: Codable, Equatable {
     var schema: LDAPSchemaSettings
 
     static let keys = ["peopleBase", "groupsBase", "personClass", "newPersonClasses", "groupClass", "nameAttribute",
                        "loginAttribute", "emailAttribute", "rdnAttribute"]
 
     init(from decoder: any Decoder) throws {
-        try SettingsFile.rejectUnknownKeys(in: decoder, known: Self.keys, section: "ldap")
+        try SettingsFile.rejectUnknownKeys(in: decoder, known: Self.keys)
         schema = try LDAPSchemaSettings(from: decoder)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try schema.encode(to: encoder)
     }
 }

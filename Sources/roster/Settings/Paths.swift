@@ -13,14 +13,19 @@ struct Paths {
         return home + "/" + relative
     }
 
+    /// Roster's own folders: data, state and configuration (each made 0700: `PrivateFiles`).
+    var dataFolder: String { base("XDG_DATA_HOME", default: ".local/share") + "/roster" }
+    var stateFolder: String { base("XDG_STATE_HOME", default: ".local/state") + "/roster" }
+    var configFolder: String { base("XDG_CONFIG_HOME", default: ".config") + "/roster" }
+
     /// `$XDG_DATA_HOME/roster/roster.sqlite`: the embedded server's database.
-    var database: String { base("XDG_DATA_HOME", default: ".local/share") + "/roster/roster.sqlite" }
+    var database: String { dataFolder + "/roster.sqlite" }
     /// `$XDG_STATE_HOME/roster/roster.log`.
-    var logFile: String { base("XDG_STATE_HOME", default: ".local/state") + "/roster/roster.log" }
+    var logFile: String { stateFolder + "/roster.log" }
     /// `$XDG_STATE_HOME/roster/draft.json`: a changed form kept when a signal stopped the app.
-    var draftFile: String { base("XDG_STATE_HOME", default: ".local/state") + "/roster/draft.json" }
+    var draftFile: String { stateFolder + "/draft.json" }
     /// `$XDG_CONFIG_HOME/roster/roster.json`, read when it exists and no --config is given.
-    var configFile: String { base("XDG_CONFIG_HOME", default: ".config") + "/roster/roster.json" }
+    var configFile: String { configFolder + "/roster.json" }
 
     /// `~/x` → `/home/me/x`.
     func expand(_ path: String) -> String {

@@ -6,8 +6,12 @@ import RosterKit
 import RosterTUI
 
 /// Everything `roster` runs with, resolved once at start: a flag beats the environment,
-/// which beats the configuration file, which beats the default.
+/// which beats the chosen profile, which beats the file's top level, which beats the default.
 struct Settings: Equatable {
+    /// The profile (named connection) these settings come from; nil: the file's top level.
+    var profile: String?
+    /// The header's colour for this connection.
+    var color: Theme.Color?
     /// nil: start the embedded server.
     var server: URL?
     /// Which API the server speaks: found out (`auto`), or fixed.
@@ -41,27 +45,50 @@ struct Settings: Equatable {
         var demoFaults: Double?
         var api: String?
         var bindDN: String?
+        var profile: String?
+    }
+
+    /// The configuration file the flags and environment name, or an empty one.
+    static func loadFile(flags: Flags, environment: [String: String]) throws -> SettingsFile {
+        let paths = Paths(environment: environment)
+        if let path = flags.config { return try SettingsFile.load(from: paths.expand(path)) }
+        if FileManager.default.fileExists(atPath: paths.configFile) { return try SettingsFile.load(from: paths.configFile) }
+        return SettingsFile()
     }
 
     static func resolve(flags: Flags, environment: [String: String]) throws -> Settings {
+        try resolve(flags: flags, environment: environment, file: loadFile(flags: flags, environment: environment))
+    }
+
+    static func resolve(flags: Flags, environment: [String: String], file: SettingsFile) throws -> Settings {
         let paths = Paths(environment: environment)
-        let file: SettingsFile
-        if let path = flags.config {
-            file = try SettingsFile.load(from: paths.expand(path))
-        } else if FileManager.default.fileExists(atPath: paths.configFile) {
-            file = try SettingsFile.load(from: paths.configFile)
-        } else {
-            file = SettingsFile()
+        let profile = flags.profile ?? environment["ROSTER_PROFILE"].nonEmpty ?? file.defaultProfile
+        var connection = file.connection
+        if let profile {
+            guard let chosen = file.connections[profile] else {
+                let known = file.connections.keys.sorted()
+                throw SettingsError(known.isEmpty
+                    ? "There is no profile “\(profile)”: the configuration file has no connections."
+                    : "There is no profile “\(profile)”; known: \(known.joined(separator: ", ")).")
+            }
+            do { connection = try connection.overridden(by: chosen) } catch { throw SettingsError("profile \(profile): \(error)") }
         }
 
         var settings = Settings(logFile: file.logFile.map(paths.expand) ?? paths.logFile,
-                                database: file.embedded?.database.map(paths.expand) ?? paths.database)
+                                database: connection.embedded?.database.map(paths.expand) ?? paths.database)
+        settings.profile = profile
         settings.draftFile = paths.draftFile
+        if let color = connection.color {
+            guard let parsed = Theme.Color.named(color) else {
+                throw SettingsError("color must be one of \(Theme.Color.names.joined(separator: ", ")), not “\(color)”.")
+            }
+            settings.color = parsed
+        }
 
-        if let text = flags.server ?? environment["ROSTER_SERVER"].nonEmpty ?? file.server {
+        if let text = flags.server ?? environment["ROSTER_SERVER"].nonEmpty ?? connection.server {
             settings.server = try serverURL(text)
         }
-        if let text = flags.api ?? environment["ROSTER_API"].nonEmpty ?? file.api {
+        if let text = flags.api ?? environment["ROSTER_API"].nonEmpty ?? connection.api {
             guard let choice = DialectChoice(rawValue: text) else {
                 throw SettingsError("api must be one of auto, roster, scim, not “\(text)”.")
             }
@@ -70,26 +97,26 @@ struct Settings: Equatable {
         if let server = settings.server, LDAPConfiguration.isLDAPURL(server), settings.api != .auto {
             throw SettingsError("--api \(settings.api.rawValue) names an HTTP API; an ldap:// or ldaps:// server is LDAP (leave --api out).")
         }
-        settings.token = try tokenSource(flags: flags, environment: environment, file: file, paths: paths)
-        settings.ldap = try LDAPSettings.resolve(flags: flags, environment: environment, file: file, paths: paths)
-        if let caFile = file.caFile {
+        settings.token = try tokenSource(flags: flags, environment: environment, file: connection, paths: paths)
+        settings.ldap = try LDAPSettings.resolve(flags: flags, environment: environment, connection: connection, paths: paths)
+        if let caFile = connection.caFile {
             let path = paths.expand(caFile)
             guard FileManager.default.isReadableFile(atPath: path) else {
                 throw SettingsError("caFile \(path) cannot be read.")
             }
             settings.caFile = path
         }
-        if let pageSize = file.pageSize {
+        if let pageSize = connection.pageSize {
             guard UserQuery.perPageRange.contains(pageSize) else {
                 throw SettingsError("pageSize must be between 1 and 200, not \(pageSize).")
             }
             settings.pageSize = pageSize
         }
-        if let seconds = file.requestTimeoutSeconds {
+        if let seconds = connection.requestTimeoutSeconds {
             guard seconds > 0 else { throw SettingsError("requestTimeoutSeconds must be above 0.") }
             settings.requestTimeout = .milliseconds(Int(seconds * 1000))
         }
-        if let seconds = file.connectTimeoutSeconds {
+        if let seconds = connection.connectTimeoutSeconds {
             guard seconds > 0 else { throw SettingsError("connectTimeoutSeconds must be above 0.") }
             settings.connectTimeout = .milliseconds(Int(seconds * 1000))
         }
@@ -115,8 +142,8 @@ struct Settings: Equatable {
             }
             settings.logLevel = parsed
         }
-        if let seed = file.embedded?.seedUsers { settings.seedUsers = max(0, seed) }
-        if let faults = flags.demoFaults ?? file.embedded?.demoFaults {
+        if let seed = connection.embedded?.seedUsers { settings.seedUsers = max(0, seed) }
+        if let faults = flags.demoFaults ?? connection.embedded?.demoFaults {
             guard (0...1).contains(faults) else { throw SettingsError("--demo-faults must be between 0 and 1, not \(faults).") }
             settings.demoFaults = faults
         }
@@ -141,7 +168,7 @@ struct Settings: Equatable {
     /// The first of --token, ROSTER_TOKEN, the file's token, tokenFile and tokenCommand. Only
     /// one of the file's three may be set: two would leave a reader guessing which one wins.
     private static func tokenSource(
-        flags: Flags, environment: [String: String], file: SettingsFile, paths: Paths
+        flags: Flags, environment: [String: String], file: ConnectionSettings, paths: Paths
     ) throws -> TokenSource? {
         if let token = flags.token { return .literal(token, origin: "--token") }
         if let token = environment["ROSTER_TOKEN"].nonEmpty { return .literal(token, origin: "ROSTER_TOKEN") }
@@ -155,6 +182,9 @@ struct Settings: Equatable {
             guard FileManager.default.isReadableFile(atPath: path) else {
                 throw SettingsError("Cannot read a token from \(path).")
             }
+            // Read once now, through the reader every later read goes through, so a file others
+            // can read is refused before anything starts.
+            do { _ = try TokenProvider.firstLine(of: path) } catch { throw SettingsError(error.localizedDescription) }
             return .file(path: path)
         }
         if let command = file.tokenCommand {

@@ -2,80 +2,57 @@ import Foundation
 import RosterKit
 
 /// What a configuration file may say (Config/roster.json documents each key and its
-/// default). Every key is optional; an unknown key is an error, so a typo is not ignored.
+/// default). JSON5: comments, trailing commas and unquoted keys are allowed. Every key is
+/// optional; an unknown key is an error, so a typo is not ignored.
 struct SettingsFile: Decodable, Equatable {
-    var server: String?
-    var api: String?
-    var token: String?
-    var tokenFile: String?
-    var tokenCommand: String?
-    var caFile: String?
-    var pageSize: Int?
-    var requestTimeoutSeconds: Double?
-    var connectTimeoutSeconds: Double?
+    /// The connection keys at the top level: the connection when no profile is chosen, and
+    /// the defaults each profile overrides.
+    var connection = ConnectionSettings()
     var colors: String?
     var mouse: Bool?
     var scrolling: String?
     var exportColumns: [String]?
     var logFile: String?
     var logLevel: String?
-    var embedded: Embedded?
-    // LDAP (docs/ldap.md): how to bind, and where people and groups are.
-    var bindDN: String?, passwordFile: String?, passwordCommand: String?, startTLS: Bool?, ldap: LDAPSection?
-
-    struct Embedded: Decodable, Equatable {
-        var database: String?
-        var seedUsers: Int?
-        var demoFaults: Double?
-
-        enum CodingKeys: String, CodingKey, CaseIterable {
-            case database, seedUsers, demoFaults
-        }
-
-        init(from decoder: any Decoder) throws {
-            try SettingsFile.rejectUnknownKeys(in: decoder, known: CodingKeys.allCases.map(\.rawValue), section: "embedded")
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            database = try container.decodeIfPresent(String.self, forKey: .database)
-            seedUsers = try container.decodeIfPresent(Int.self, forKey: .seedUsers)
-            demoFaults = try container.decodeIfPresent(Double.self, forKey: .demoFaults)
-        }
-    }
+    /// Named connections (profiles), each with the keys of `ConnectionSettings`.
+    var connections: [String: ConnectionSettings] = [:]
+    /// The profile opened when neither --profile nor ROSTER_PROFILE names one.
+    var defaultProfile: String?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case server, api, token, tokenFile, tokenCommand, caFile, pageSize, requestTimeoutSeconds, connectTimeoutSeconds
-        case colors, mouse, scrolling, exportColumns, logFile, logLevel, embedded
-        case bindDN, passwordFile, passwordCommand, startTLS, ldap
+        case colors, mouse, scrolling, exportColumns, logFile, logLevel, connections
+        case defaultProfile = "default"
     }
+
+    /// Every key the top level may have.
+    static let topLevelKeys = ConnectionSettings.CodingKeys.allCases.map(\.rawValue) + CodingKeys.allCases.map(\.rawValue)
 
     init() {}
 
     init(from decoder: any Decoder) throws {
-        try Self.rejectUnknownKeys(in: decoder, known: CodingKeys.allCases.map(\.rawValue), section: nil)
+        try Self.rejectUnknownKeys(in: decoder, known: Self.topLevelKeys)
+        connection = try ConnectionSettings(from: decoder)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        server = try container.decodeIfPresent(String.self, forKey: .server)
-        api = try container.decodeIfPresent(String.self, forKey: .api)
-        token = try container.decodeIfPresent(String.self, forKey: .token)
-        tokenFile = try container.decodeIfPresent(String.self, forKey: .tokenFile)
-        tokenCommand = try container.decodeIfPresent(String.self, forKey: .tokenCommand)
-        caFile = try container.decodeIfPresent(String.self, forKey: .caFile)
-        pageSize = try container.decodeIfPresent(Int.self, forKey: .pageSize)
-        requestTimeoutSeconds = try container.decodeIfPresent(Double.self, forKey: .requestTimeoutSeconds)
-        connectTimeoutSeconds = try container.decodeIfPresent(Double.self, forKey: .connectTimeoutSeconds)
         colors = try container.decodeIfPresent(String.self, forKey: .colors)
         mouse = try container.decodeIfPresent(Bool.self, forKey: .mouse)
         scrolling = try container.decodeIfPresent(String.self, forKey: .scrolling)
         exportColumns = try container.decodeIfPresent([String].self, forKey: .exportColumns)
         logFile = try container.decodeIfPresent(String.self, forKey: .logFile)
         logLevel = try container.decodeIfPresent(String.self, forKey: .logLevel)
-        embedded = try container.decodeIfPresent(Embedded.self, forKey: .embedded)
-        bindDN = try container.decodeIfPresent(String.self, forKey: .bindDN)
-        passwordFile = try container.decodeIfPresent(String.self, forKey: .passwordFile)
-        passwordCommand = try container.decodeIfPresent(String.self, forKey: .passwordCommand)
-        startTLS = try container.decodeIfPresent(Bool.self, forKey: .startTLS)
-        ldap = try container.decodeIfPresent(LDAPSection.self, forKey: .ldap)
+        defaultProfile = try container.decodeIfPresent(String.self, forKey: .defaultProfile)
+        let hasConnections = try container.contains(.connections) ? !container.decodeNil(forKey: .connections) : false
+        if hasConnections {
+            let profiles = try container.nestedContainer(keyedBy: AnyKey.self, forKey: .connections)
+            for name in profiles.allKeys {
+                let profile = try profiles.superDecoder(forKey: name)
+                try Self.rejectUnknownKeys(in: profile, known: ConnectionSettings.CodingKeys.allCases.map(\.rawValue))
+                connections[name.stringValue] = try ConnectionSettings(from: profile)
+            }
+        }
     }
 
-    /// Reads a settings file; the error names the file and what is wrong with it.
+    /// Reads a settings file; the error names the file, the line and column, and what is
+    /// wrong there.
     static func load(from path: String) throws -> SettingsFile {
         let data: Data
         do {
@@ -83,31 +60,67 @@ struct SettingsFile: Decodable, Equatable {
         } catch {
             throw SettingsError("Cannot read the configuration file \(path): \(error.localizedDescription)")
         }
-        let text = JSONWithComments.strip(String(decoding: data, as: UTF8.self))
+        let decoder = JSONDecoder()
+        decoder.allowsJSON5 = true
         do {
-            return try JSONDecoder().decode(SettingsFile.self, from: Data(text.utf8))
-        } catch let error as SettingsError {
-            throw SettingsError("\(path): \(error.message)")
-        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
-            let key = context.codingPath.map(\.stringValue).joined(separator: ".")
-            throw SettingsError("\(path): “\(key)” has the wrong type.")
+            return try decoder.decode(SettingsFile.self, from: data)
+        } catch let error as UnknownKey {
+            let places = JSON5Places(String(decoding: data, as: UTF8.self))
+            let place = places.keys[(error.path + [error.key]).joined(separator: ".")].map { ":\($0)" } ?? ""
+            throw SettingsError("\(path)\(place): \(error.message)")
+        } catch let DecodingError.typeMismatch(type, context) {
+            throw wrongType(type, at: context.codingPath, in: data, path: path)
+        } catch let DecodingError.valueNotFound(type, context) {
+            throw wrongType(type, at: context.codingPath, in: data, path: path)
         } catch {
-            throw SettingsError("\(path) is not valid JSON: \(error.localizedDescription)")
+            let places = JSON5Places(String(decoding: data, as: UTF8.self))
+            guard let problem = places.problem else {
+                throw SettingsError("\(path) is not valid JSON5.")
+            }
+            throw SettingsError("\(path):\(problem.place): expected \(problem.expected).")
         }
     }
 
-    private struct AnyKey: CodingKey {
+    private static func wrongType(_ type: Any.Type, at codingPath: [any CodingKey], in data: Data, path: String) -> SettingsError {
+        let keyPath = codingPath.map { key in key.intValue.map { String($0) } ?? key.stringValue }
+        let key = keyPath.joined(separator: ".")
+        let place = JSON5Places(String(decoding: data, as: UTF8.self)).values[key].map { ":\($0)" } ?? ""
+        let expected = switch type {
+        case is String.Type: "a string in quotes"
+        case is Int.Type: "a whole number"
+        case is Double.Type: "a number"
+        case is Bool.Type: "true or false"
+        case is [String].Type: "a list of strings"
+        default: "an object"
+        }
+        return SettingsError("\(path)\(place): “\(key)” has the wrong type: expected \(expected).")
+    }
+
+    struct AnyKey: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }
         init(stringValue: String) { self.stringValue = stringValue }
         init?(intValue: Int) { nil }
     }
 
-    static func rejectUnknownKeys(in decoder: any Decoder, known: [String], section: String?) throws {
+    /// A key no setting has, with the nearest known one suggested.
+    struct UnknownKey: Error {
+        var path: [String]
+        var key: String
+        var known: [String]
+
+        var message: String {
+            let place = path.isEmpty ? "" : " in “\(path.joined(separator: "."))”"
+            let hint = KeySuggestion.nearest(to: key, among: known).map { "; did you mean “\($0)”?" }
+                ?? "; known: \(known.joined(separator: ", "))."
+            return "“\(key)” is not a setting\(place)\(hint)"
+        }
+    }
+
+    static func rejectUnknownKeys(in decoder: any Decoder, known: [String]) throws {
         let keys = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
         if let unknown = keys.first(where: { !known.contains($0) }) {
-            let place = section.map { " in “\($0)”" } ?? ""
-            throw SettingsError("unknown setting “\(unknown)”\(place); known: \(known.joined(separator: ", ")).")
+            throw UnknownKey(path: decoder.codingPath.map(\.stringValue), key: unknown, known: known)
         }
     }
 }
