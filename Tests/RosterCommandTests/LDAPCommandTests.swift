@@ -32,7 +32,20 @@ struct LDAPCommandTests {
         #expect(throws: SettingsError.self) { try resolve(Settings.Flags(server: "ldap://h", api: "scim")) }
         #expect(throws: SettingsError.self) { try resolve(Settings.Flags(server: "ldap://h"), config: #"{"passwordFile": "a", "passwordCommand": "b"}"#) }
         let typo = try #require(throws: SettingsError.self) { try resolve(Settings.Flags(server: "ldap://h"), config: #"{"ldap": {"peopleBse": "x"}}"#) }
-        #expect(typo.message.contains("unknown setting “peopleBse” in “ldap”"), "\(typo.message)")
+        #expect(typo.message.contains("“peopleBse” is not a setting in “ldap”; did you mean “peopleBase”?"), "\(typo.message)")
+    }
+
+    @Test func aProfileCanBeAnLDAPDirectoryAndItsPasswordSourceReplacesTheTopLevels() throws {
+        let config = #"""
+            { "passwordCommand": "pass show top",
+              "connections": { "office": { "server": "ldaps://dc.example.org", "bindDN": "admin@example.org",
+                                           "passwordFile": "~/ad-password", "ldap": { "peopleBase": "ou=People,dc=example,dc=org" } } } }
+            """#
+        let settings = try resolve(Settings.Flags(profile: "office"), config: config)
+        #expect(settings.server?.absoluteString == "ldaps://dc.example.org")
+        #expect(settings.ldap.bindDN == "admin@example.org")
+        #expect(settings.ldap.password == .file(path: folder + "/ad-password"))
+        #expect(settings.ldap.schema.peopleBase == "ou=People,dc=example,dc=org")
     }
 
     @Test func withoutAPasswordSourceThePromptIsAsked() throws {
