@@ -40,9 +40,27 @@ public protocol Directory: Sendable {
     /// Adding a member twice or removing one who is not in changes nothing, so the groups
     /// view and a bulk run (one user a call) go through this same call.
     func changeMembers(of groupID: String, _ change: MembershipChange) async throws -> Group
+
+    // MARK: The help desk's actions (where the traits say so)
+
+    /// Sets the user's password; with `mustChange`, the user must choose another at the next
+    /// logon (`DirectoryTraits.canRequirePasswordChange`). The password is never logged.
+    func resetPassword(id: String, to password: String, mustChange: Bool) async throws
+    /// Clears a lockout after failed logins; false when the account was not locked (nothing
+    /// changed). An account suspended on purpose stays suspended.
+    func unlock(id: String) async throws -> Bool
 }
 
 extension Directory {
+    /// A directory whose traits offer no reset says so if asked anyway.
+    public func resetPassword(id: String, to password: String, mustChange: Bool) async throws {
+        throw APIError.notImplemented(ErrorBody(code: "no_password_reset", message: "This directory cannot reset passwords."))
+    }
+
+    public func unlock(id: String) async throws -> Bool {
+        throw APIError.notImplemented(ErrorBody(code: "no_unlock", message: "This directory cannot unlock accounts."))
+    }
+
     /// Creates a user as a new action, with a fresh idempotency key.
     public func createUser(_ draft: UserDraft) async throws -> User {
         try await createUser(draft, idempotencyKey: IdempotencyKey.make())

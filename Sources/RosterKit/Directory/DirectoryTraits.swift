@@ -12,15 +12,25 @@ public struct DirectoryTraits: Sendable, Equatable {
     /// Whether users can be filtered by group, and groups looked up by name
     /// (`Directory.groups(named:limit:)`).
     public var hasGroups: Bool
+    /// Whether a user's password can be set here (`Directory.resetPassword`).
+    public var canResetPassword: Bool
+    /// Whether a reset can also say "must change at next logon" (AD's `pwdLastSet: 0`).
+    public var canRequirePasswordChange: Bool
+    /// Whether an account locked by failed logins can be unlocked (`Directory.unlock`).
+    public var canUnlock: Bool
 
     public init(dialect: Dialect, canSort: Bool = true, hasRoles: Bool = true, statuses: [Status] = Status.known,
-                searchLimitation: String? = nil, hasGroups: Bool = false) {
+                searchLimitation: String? = nil, hasGroups: Bool = false, canResetPassword: Bool = false,
+                canRequirePasswordChange: Bool = false, canUnlock: Bool = false) {
         self.dialect = dialect
         self.canSort = canSort
         self.hasRoles = hasRoles
         self.statuses = statuses
         self.searchLimitation = searchLimitation
         self.hasGroups = hasGroups
+        self.canResetPassword = canResetPassword
+        self.canRequirePasswordChange = canRequirePasswordChange
+        self.canUnlock = canUnlock
     }
 
     public static let rosterAPI = DirectoryTraits(dialect: .roster)
