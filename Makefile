@@ -171,7 +171,7 @@ tool-deps: deps
 	@$(PY) -m pip install --quiet --disable-pip-version-check -r scripts/requirements-screenshots.txt -r scripts/requirements-bench.txt
 
 # The PNGs in screenshots/, from the real program in tmux (scripts/screenshots.sh).
-screenshots: tool-deps scim-peer
+screenshots: tool-deps scim-peer ldap-deps
 	$(SWIFT) build --product roster
 	$(SWIFT) build --product roster-server
 	PYTHON=$(PY) BIN=.build/debug scripts/screenshots.sh

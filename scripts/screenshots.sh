@@ -2,6 +2,8 @@
 # Makes the PNGs in screenshots/ from the real program in a real terminal (tmux):
 # a roster-server on a temporary database, `roster` connected to it, keys sent with
 # send-keys, the screen captured with colours (capture-pane -e) and drawn by ansi_to_png.py.
+# The last shots are of LDAP directories: Samba's AD DC and OpenLDAP's slapd, started by
+# scripts/lib/samba.sh and scripts/lib/slapd.sh (make ldap-deps installs them).
 # Run through `make screenshots`, which builds the binaries and installs fonts and Pillow.
 set -euo pipefail
 source "$(dirname "$0")/lib/server.sh"
@@ -21,6 +23,8 @@ cleanup() {
   tmux -L "$SOCKET" kill-server 2>/dev/null || true
   [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null || true
   [ -n "$SCIM_PID" ] && kill -9 "$SCIM_PID" 2>/dev/null || true
+  [ -d "$WORK/slapd" ] && scripts/lib/slapd.sh halt "$WORK/slapd" || true
+  [ -d "$WORK/samba" ] && scripts/lib/samba.sh halt "$WORK/samba" || true
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -44,6 +48,20 @@ start_roster() {
   SOCKET="roster-shots-$$-$SESSIONS"
   tmux -L "$SOCKET" -f /dev/null new-session -d -s shot -x "$1" -y "$2" \
     "env TERM=xterm-256color XDG_STATE_HOME=$WORK/state $BIN/roster --server $URL --token $TOKEN $ROSTER_ARGS"
+}
+
+# start_ldap_roster COLS ROWS BIND_DN PASSWORD CA: roster on the LDAP server at $URL, the bind
+# password in a 0600 file named by the settings (never on a command line).
+start_ldap_roster() {
+  tmux -L "$SOCKET" kill-server 2>/dev/null || true
+  SESSIONS=$((SESSIONS + 1))
+  SOCKET="roster-shots-$$-$SESSIONS"
+  local config="$WORK/ldap-config-$SESSIONS"
+  mkdir -p -m 700 "$config/roster"
+  (umask 077; printf '%s' "$4" >"$config/password")
+  printf '{"bindDN": "%s", "passwordFile": "%s", "caFile": "%s"}\n' "$3" "$config/password" "$5" >"$config/roster/roster.json"
+  tmux -L "$SOCKET" -f /dev/null new-session -d -s shot -x "$1" -y "$2" \
+    "env TERM=xterm-256color LANG=C.UTF-8 XDG_STATE_HOME=$WORK/state XDG_CONFIG_HOME=$config $BIN/roster --server $URL"
 }
 
 # wait_for TEXT: until the screen shows TEXT (20 s at most).
@@ -277,3 +295,30 @@ wait_for "embedded · starts when chosen"
 wait_for "✗"
 keys Down
 shot connection-picker 120 40 "roster — the connection picker (C)"
+
+# 11. Active Directory: Samba's AD DC (scripts/lib/samba.sh, provisioned once per machine),
+#     over StartTLS; the list and a person's detail.
+URL=$(scripts/lib/samba.sh start "$WORK/samba" | sed -n 1p)
+start_ldap_roster 120 40 Administrator@roster.test Admin-Secret-1 "$WORK/samba/ca.pem"
+wait_for "LDAP · ldap://"
+wait_for "1 / "
+keys j j j j
+wait_for "5 / "
+sleep 0.5               # the detail pane follows once the selection rests
+shot ad-list-and-detail 120 40 "roster — Active Directory (Samba AD DC)"
+scripts/lib/samba.sh halt "$WORK/samba"
+
+# 12. OpenLDAP (scripts/lib/slapd.sh, 20,000 people): every person matching a search marked and
+#     suspended (ppolicy's pwdAccountLockedTime), caught mid-run.
+URL=$(scripts/lib/slapd.sh start "$WORK/slapd" 20000 | sed -n 1p)
+start_ldap_roster 120 40 cn=admin,dc=roster,dc=test admin-secret "$WORK/slapd/ca.pem"
+wait_for "LDAP · ldap://"
+wait_for "1 / "
+keys '*'
+wait_for "marked"
+keys S
+wait_for "Suspend "
+keys y
+wait_for "left"
+sleep 2                 # a few thousand in, so the bar shows
+shot ldap-bulk-progress 120 40 "roster — suspending 20,000 people in OpenLDAP (slapd)"

@@ -44,6 +44,8 @@ extension AppModel {
             options.append(ChoiceModel.Option(key: "g", label: "Add to a group…"))
             options.append(ChoiceModel.Option(key: "x", label: "Remove from a group…"))
         }
+        if traits.canResetPassword { options.append(ChoiceModel.Option(key: "p", label: "Reset the password…")) }
+        if traits.canUnlock { options.append(ChoiceModel.Option(key: "l", label: "Unlock")) }
         options.append(ChoiceModel.Option(key: "d", label: "Delete…"))
         let menu = ChoiceModel(title: "Bulk actions", message: subject.label, options: options)
         menu.onFinish = { [weak self, weak menu] key in
@@ -56,6 +58,8 @@ extension AppModel {
             case "g": askForGroup(adding: true)
             case "x": askForGroup(adding: false)
             case "d": askBulk(.delete)
+            case "p": startPasswordReset()
+            case "l": startUnlock()
             default: break
             }
         }

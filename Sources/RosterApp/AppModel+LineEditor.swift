@@ -35,6 +35,10 @@ extension AppModel {
             commitFile(editor)
         case .groupName:
             break // the group-name dialog's own line (PromptModel)
+        case .newPassword:
+            commitNewPassword(editor)
+        case .newPasswordAgain(let first):
+            commitPasswordAgain(editor, first: first)
         }
     }
 

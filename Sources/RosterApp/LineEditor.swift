@@ -13,6 +13,18 @@ public struct LineEditor: Sendable, Equatable {
         case importFile
         /// A group's name in the group-name dialog.
         case groupName
+        /// A new password for the marked (or selected) users, typed with echo off.
+        case newPassword
+        /// The same password again, to be sure of it; the first is kept hidden here.
+        case newPasswordAgain(PasswordReset)
+
+        /// Whether the text is never drawn (echo off).
+        public var isMasked: Bool {
+            switch self {
+            case .newPassword, .newPasswordAgain: true
+            default: false
+            }
+        }
     }
 
     public let purpose: Purpose

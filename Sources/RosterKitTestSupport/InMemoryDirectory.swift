@@ -12,6 +12,8 @@ public actor InMemoryDirectory: Directory {
         case list, get, create, update, delete
         // Groups
         case listGroups, getGroup, createGroup, renameGroup, deleteGroup, members, changeMembers
+        // The help desk's actions
+        case resetPassword, unlock
     }
 
     public enum Call: Sendable, Equatable {
@@ -27,6 +29,9 @@ public actor InMemoryDirectory: Directory {
         case deleteGroup(id: String)
         case members(groupID: String, UserQuery)
         case changeMembers(groupID: String, MembershipChange)
+        /// A reset, without the password (which stays in `passwords`).
+        case resetPassword(id: String, mustChange: Bool)
+        case unlock(id: String)
 
         public var operation: Operation {
             switch self {
@@ -42,6 +47,8 @@ public actor InMemoryDirectory: Directory {
             case .deleteGroup: .deleteGroup
             case .members: .members
             case .changeMembers: .changeMembers
+            case .resetPassword: .resetPassword
+            case .unlock: .unlock
             }
         }
     }
@@ -51,6 +58,8 @@ public actor InMemoryDirectory: Directory {
     /// Member ids of each group, in the order they joined.
     var memberships: [String: [String]] = [:]
     var nextGroupID = 1
+    /// Each user's password as last reset, and whether it must be changed at the next logon.
+    public internal(set) var passwords: [String: (password: String, mustChange: Bool)] = [:]
     private var nextID: Int
     private var failures: [(operation: Operation?, error: APIError)] = []
     private var delays: [Operation: Duration] = [:]

@@ -60,6 +60,12 @@ struct ActiveDirectoryInteropTests {
         #expect(try await directory.updateUser(id: created.id, with: draft).status == .active)
         #expect(try server.ldapsearch(base: created.id, attributes: ["userAccountControl"])["useraccountcontrol"] == ["512"])
         #expect(server.canBind("zoe@roster.test", password: "New-Pass-2026!"))
+        // "Must change at next logon": pwdLastSet 0 in the same modify as the password.
+        #expect(await directory.traits().canRequirePasswordChange)
+        #expect(try server.ldapsearch(base: created.id, attributes: ["pwdLastSet"])["pwdlastset"] != ["0"])
+        try await directory.resetPassword(id: created.id, to: "Next-Pass-2026!", mustChange: true)
+        #expect(try server.ldapsearch(base: created.id, attributes: ["pwdLastSet"])["pwdlastset"] == ["0"])
+        #expect(!server.canBind("zoe@roster.test", password: "New-Pass-2026!"), "the old password no longer binds")
 
         let id = "CN=user0007,\(Self.users)"
         draft = try await directory.user(id: id).draft

@@ -8,6 +8,8 @@ public enum BulkAction: Sendable, Equatable {
     case addToGroup(GroupReference)
     case removeFromGroup(GroupReference)
     case delete
+    case resetPassword(PasswordReset)
+    case unlock
 
     /// "Suspend", as the confirmation's button and question start.
     public var verb: String {
@@ -18,6 +20,8 @@ public enum BulkAction: Sendable, Equatable {
         case .addToGroup: "Add"
         case .removeFromGroup: "Remove"
         case .delete: "Delete"
+        case .resetPassword: "Reset the password of"
+        case .unlock: "Unlock"
         }
     }
 
@@ -27,6 +31,7 @@ public enum BulkAction: Sendable, Equatable {
         case .setRole(let role): "Make \(role.rawValue)"
         case .addToGroup: "Add"
         case .removeFromGroup: "Remove"
+        case .resetPassword: "Reset"
         default: verb
         }
     }
@@ -40,6 +45,8 @@ public enum BulkAction: Sendable, Equatable {
         case .addToGroup(let group): "Adding to \(group.name)"
         case .removeFromGroup(let group): "Removing from \(group.name)"
         case .delete: "Deleting"
+        case .resetPassword: "Resetting passwords"
+        case .unlock: "Unlocking"
         }
     }
 
@@ -52,6 +59,8 @@ public enum BulkAction: Sendable, Equatable {
         case .addToGroup(let group): "added to \(group.name)"
         case .removeFromGroup(let group): "removed from \(group.name)"
         case .delete: "deleted"
+        case .resetPassword: "given the new password"
+        case .unlock: "unlocked"
         }
     }
 
@@ -64,6 +73,8 @@ public enum BulkAction: Sendable, Equatable {
         case .addToGroup(let group): "Added \(users) to \(group.name)"
         case .removeFromGroup(let group): "Removed \(users) from \(group.name)"
         case .delete: "Deleted \(users)"
+        case .resetPassword: "Reset the password of \(users)"
+        case .unlock: "Unlocked \(users)"
         }
     }
 
@@ -76,6 +87,8 @@ public enum BulkAction: Sendable, Equatable {
         case .addToGroup: "already members"
         case .removeFromGroup: "not members"
         case .delete: "already gone"
+        case .resetPassword: "unchanged"
+        case .unlock: "not locked"
         }
     }
 
@@ -85,6 +98,7 @@ public enum BulkAction: Sendable, Equatable {
         case .setRole: "Change roles"
         case .addToGroup: "Add to a group"
         case .removeFromGroup: "Remove from a group"
+        case .resetPassword: "Reset passwords"
         default: "\(verb) users"
         }
     }
@@ -97,13 +111,15 @@ public enum BulkAction: Sendable, Equatable {
         case .addToGroup(let group): "Add \(users) to \(group.name)?"
         case .removeFromGroup(let group): "Remove \(users) from \(group.name)?"
         case .delete: "Delete \(users)? This cannot be undone."
+        case .resetPassword(let reset):
+            "Give \(users) the password just typed?" + (reset.mustChange ? " They must change it at the next logon." : "")
         default: "\(verb) \(users)?"
         }
     }
 
     public var isDestructive: Bool {
         switch self {
-        case .delete, .suspend: true
+        case .delete, .suspend, .resetPassword: true
         default: false
         }
     }
@@ -113,7 +129,7 @@ public enum BulkAction: Sendable, Equatable {
     var updatesUser: Bool {
         switch self {
         case .suspend, .reactivate, .setRole: true
-        case .addToGroup, .removeFromGroup, .delete: false
+        case .addToGroup, .removeFromGroup, .delete, .resetPassword, .unlock: false
         }
     }
 
@@ -130,7 +146,7 @@ public enum BulkAction: Sendable, Equatable {
         case .setRole(let role):
             guard user.role != role else { return nil }
             draft.role = role
-        case .addToGroup, .removeFromGroup, .delete:
+        case .addToGroup, .removeFromGroup, .delete, .resetPassword, .unlock:
             return nil
         }
         return draft

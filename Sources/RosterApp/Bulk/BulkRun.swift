@@ -216,6 +216,12 @@ public final class BulkRun {
                     requests += 1
                     try await directory.removeMember(target.id, from: group.id)
                 }
+            case .resetPassword(let reset):
+                requests += 1
+                try await directory.resetPassword(id: target.id, to: reset.password, mustChange: reset.mustChange)
+            case .unlock:
+                requests += 1
+                guard try await directory.unlock(id: target.id) else { return (.unchanged(nil), requests) }
             }
             return (.changed(nil), requests)
         } catch let error as APIError {

@@ -45,9 +45,27 @@ public protocol Directory: Sendable {
 
     /// The user's changes, newest first, where `traits().hasHistory`; elsewhere `notImplemented`.
     func history(ofUser id: String) async throws -> [UserChange]
+
+    // MARK: The help desk's actions (where the traits say so)
+
+    /// Sets the user's password; with `mustChange`, the user must choose another at the next
+    /// logon (`DirectoryTraits.canRequirePasswordChange`). The password is never logged.
+    func resetPassword(id: String, to password: String, mustChange: Bool) async throws
+    /// Clears a lockout after failed logins; false when the account was not locked (nothing
+    /// changed). An account suspended on purpose stays suspended.
+    func unlock(id: String) async throws -> Bool
 }
 
 extension Directory {
+    /// A directory whose traits offer no reset says so if asked anyway.
+    public func resetPassword(id: String, to password: String, mustChange: Bool) async throws {
+        throw APIError.notImplemented(ErrorBody(code: "no_password_reset", message: "This directory cannot reset passwords."))
+    }
+
+    public func unlock(id: String) async throws -> Bool {
+        throw APIError.notImplemented(ErrorBody(code: "no_unlock", message: "This directory cannot unlock accounts."))
+    }
+
     /// Directories without a history of changes (SCIM, LDAP, test doubles unless they keep one).
     public func history(ofUser id: String) async throws -> [UserChange] {
         throw APIError.notImplemented(nil)

@@ -15,9 +15,16 @@ public struct DirectoryTraits: Sendable, Equatable {
     /// Whether the directory keeps a history of each user's changes (`Directory.history(ofUser:)`):
     /// a roster-server with an audit log does; SCIM and LDAP directories do not.
     public var hasHistory: Bool
+    /// Whether a user's password can be set here (`Directory.resetPassword`).
+    public var canResetPassword: Bool
+    /// Whether a reset can also say "must change at next logon" (AD's `pwdLastSet: 0`).
+    public var canRequirePasswordChange: Bool
+    /// Whether an account locked by failed logins can be unlocked (`Directory.unlock`).
+    public var canUnlock: Bool
 
     public init(dialect: Dialect, canSort: Bool = true, hasRoles: Bool = true, statuses: [Status] = Status.known,
-                searchLimitation: String? = nil, hasGroups: Bool = false, hasHistory: Bool = false) {
+                searchLimitation: String? = nil, hasGroups: Bool = false, hasHistory: Bool = false, canResetPassword: Bool = false,
+                canRequirePasswordChange: Bool = false, canUnlock: Bool = false) {
         self.dialect = dialect
         self.canSort = canSort
         self.hasRoles = hasRoles
@@ -25,6 +32,9 @@ public struct DirectoryTraits: Sendable, Equatable {
         self.searchLimitation = searchLimitation
         self.hasGroups = hasGroups
         self.hasHistory = hasHistory
+        self.canResetPassword = canResetPassword
+        self.canRequirePasswordChange = canRequirePasswordChange
+        self.canUnlock = canUnlock
     }
 
     public static let rosterAPI = DirectoryTraits(dialect: .roster)

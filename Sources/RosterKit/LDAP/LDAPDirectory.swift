@@ -44,7 +44,8 @@ public actor LDAPDirectory: Directory {
     public func traits() async -> DirectoryTraits {
         let root = session.rootDSEIfKnown
         return DirectoryTraits(dialect: .ldap, canSort: root?.offersSort ?? false, hasRoles: false, statuses: [.active, .suspended],
-                               hasGroups: true)
+                               hasGroups: true, canResetPassword: true,
+                               canRequirePasswordChange: root?.vendor == .activeDirectory, canUnlock: true)
     }
 
     private func firstExisting(_ dns: [String]) async -> String? {
@@ -158,13 +159,16 @@ public actor LDAPDirectory: Directory {
     // MARK: The help desk's actions
 
     /// Sets the user's password: the password modify extended operation (RFC 3062) where the
-    /// server offers it. The password is never logged.
-    public func resetPassword(id: String, to password: String) async throws {
+    /// server offers it. The password is never logged. `mustChange` is AD's `pwdLastSet: 0`,
+    /// in the same modify; elsewhere the server's password policy decides.
+    public func resetPassword(id: String, to password: String, mustChange: Bool = false) async throws {
         let schema = try await schema()
         if schema.vendor == .activeDirectory {
             // AD: a replace of unicodePwd, the password quoted in UTF-16LE, over TLS only.
             let value = Data(("\"" + password + "\"").utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
-            try await modify(id, [LDAPModification(.replace, "unicodePwd", data: [value])], schema: schema)
+            var changes = [LDAPModification(.replace, "unicodePwd", data: [value])]
+            if mustChange { changes.append(LDAPModification(.replace, "pwdLastSet", ["0"])) }
+            try await modify(id, changes, schema: schema)
             return
         }
         try await mapped(schema) {
@@ -176,15 +180,17 @@ public actor LDAPDirectory: Directory {
 
     /// Clears a lockout after failed logins (ppolicy's `pwdAccountLockedTime`, AD's
     /// `lockoutTime: 0`); an account suspended on purpose stays suspended.
-    public func unlock(id: String) async throws {
+    @discardableResult
+    public func unlock(id: String) async throws -> Bool {
         let schema = try await schema()
         let current = try await entry(id, attributes: schema.personAttributes)
-        guard LDAPUserMapping.status(of: current, schema: schema) == .unknown("locked") else { return }
+        guard LDAPUserMapping.status(of: current, schema: schema) == .unknown("locked") else { return false }
         let change = switch schema.status {
         case .passwordPolicy: LDAPModification(.delete, "pwdAccountLockedTime", [String]())
         case .userAccountControl: LDAPModification(.replace, "lockoutTime", ["0"])
         }
         try await modify(id, [change], schema: schema)
+        return true
     }
 
     // MARK: Plumbing

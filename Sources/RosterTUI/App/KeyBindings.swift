@@ -69,6 +69,8 @@ enum KeyBindings {
         case .character("i"): model.startImport()
         case .character("s"): model.cycleSort()
         case .character("S"): model.toggleSuspended()
+        case .character("P"): model.startPasswordReset()
+        case .character("L"): model.startUnlock()
         case .character("n"): model.newUser()
         case .character("e"), .enter: model.editSelected()
         case .character("d"), .delete: model.deleteSelected()

@@ -1,6 +1,25 @@
+import RosterKit
+
 /// Every key, grouped by where it works: the `?` screen and the hint bar read from here, so
 /// what the help says is what the bindings do.
 public enum KeyHelp {
+    static let helpDeskTitle = "Help desk"
+    static let resetKey = "P"
+    static let unlockKey = "L"
+
+    /// The sections for this directory: a key the directory's traits rule out is not listed.
+    public static func sections(for traits: DirectoryTraits) -> [HelpSection] {
+        sections.compactMap { section in
+            var section = section
+            let isHelpDesk = section.title == helpDeskTitle
+            section.entries.removeAll { hint in
+                isHelpDesk
+                    && (hint.key == resetKey && !traits.canResetPassword || hint.key == unlockKey && !traits.canUnlock)
+            }
+            return section.entries.isEmpty ? nil : section
+        }
+    }
+
     public static let sections: [HelpSection] = [
         HelpSection(title: "User list", entries: [
             Hint("j  ↓", "Next user"),
@@ -42,6 +61,11 @@ public enum KeyHelp {
             Hint("S  d  y", "With marks: suspend, delete, copy them"),
             Hint("Esc", "During a run: stop after those in flight"),
             Hint("r (summary)", "Retry just the failures"),
+        ]),
+        // On the marked users, or the selected one.
+        HelpSection(title: helpDeskTitle, entries: [
+            Hint(resetKey, "Reset the password (typed twice, unseen)"),
+            Hint(unlockKey, "Unlock after failed logins"),
         ]),
         HelpSection(title: "Groups view", entries: [
             Hint("j  k  PgDn  PgUp", "Move in the pane with the keys"),

@@ -104,6 +104,8 @@ struct Presenter {
             switch line.purpose {
             case .search: return .search(text: line.text, cursor: line.field.cursor)
             case .filter: return .filter(text: line.text, cursor: line.field.cursor, problem: line.problem)
+            // Echo off: not a character of a password is drawn, not even as a dot.
+            case let purpose where purpose.isMasked: return .prompt(label: line.label, text: "", cursor: 0, problem: line.problem)
             default: return .prompt(label: line.label, text: line.text, cursor: line.field.cursor, problem: line.problem)
             }
         }

@@ -88,7 +88,7 @@ final class ScreenRenderer {
             canvas.setCursor(nil)
             switch screen {
             case .list: break
-            case .help: helpScrollLimit = HelpView.draw(KeyHelp.sections, scroll: helpScroll, layout: layout, on: canvas)
+            case .help: helpScrollLimit = HelpView.draw(KeyHelp.sections(for: model.traits), scroll: helpScroll, layout: layout, on: canvas)
             case .error(let dialog): DialogView.draw(presenter.dialog(dialog), layout: layout, on: canvas)
             case .confirm(let confirm): DialogView.draw(presenter.dialog(confirm), layout: layout, on: canvas)
             case .form(let form): FormView.draw(presenter.form(form), layout: layout, on: canvas)

@@ -1,0 +1,39 @@
+import RosterKit
+import RosterKitTestSupport
+import Testing
+@testable import RosterApp
+
+/// The help desk's actions through the app model against OpenLDAP's slapd (SlapdServer): `P`
+/// with a password typed twice, checked by binding as the user; `L` after failed logins.
+@Suite("Help desk against slapd", .timeLimit(.minutes(2)))
+@MainActor
+struct HelpDeskLDAPTests {
+    @Test func resetThenUnlockTheSelectedUserThroughTheAppModel() async throws {
+        let server = try SlapdServer(people: 20)
+        let app = AppModel(directory: LDAPDirectory(configuration: server.configuration()), clock: ManualClock(), perPage: 50)
+        app.setListViewport(height: 10)
+        app.start()
+        await app.activity.waitForLoads()
+        #expect(await eventually { app.traits.canResetPassword && app.traits.canUnlock && !app.traits.canRequirePasswordChange })
+        let user = try #require(app.list.selectedUser)
+
+        app.startPasswordReset()
+        app.editLine(.insert("Through-The-App-1"))
+        app.commitLine()
+        app.editLine(.insert("Through-The-App-1"))
+        app.commitLine()
+        app.confirm()
+        await app.activity.waitForLoads()
+        #expect(app.bulkRun?.progress.succeeded == 1, "\(app.bulkRun?.logLine ?? "no run")")
+        #expect(server.canBind(user.id, password: "Through-The-App-1"))
+
+        // Three failures lock the account (the seeded policy); U clears the lockout.
+        for _ in 1...3 { _ = server.canBind(user.id, password: "wrong") }
+        #expect(!server.canBind(user.id, password: "Through-The-App-1"))
+        app.startUnlock()
+        app.confirm()
+        await app.activity.waitForLoads()
+        #expect(app.bulkRun?.progress.succeeded == 1, "\(app.bulkRun?.logLine ?? "no run")")
+        #expect(server.canBind(user.id, password: "Through-The-App-1"))
+    }
+}
