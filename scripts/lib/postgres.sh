@@ -10,6 +10,7 @@
 #
 # Run as root, the cluster's programs run as the unprivileged postgres user (initdb refuses root).
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/daemon.sh"
 
 bin_dir() {
     local found
@@ -20,21 +21,6 @@ bin_dir() {
 
 as_owner() {
     if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
-}
-
-port_is_free() {
-    ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
-}
-
-# Closes every descriptor but 0-2: the cluster's server, a daemon, inherits what pg_ctl has,
-# and a caller that waits for the end of an inherited pipe or socket (Foundation's Process
-# does) would wait for as long as the cluster runs.
-close_inherited_descriptors() {
-    local fd
-    for fd in /proc/$$/fd/*; do
-        fd=${fd##*/}
-        [ "$fd" -gt 2 ] && eval "exec $fd>&-" 2>/dev/null || true
-    done
 }
 
 start() {

@@ -13,23 +13,12 @@
 # the CA certificate is DIR/ca.pem. TEMPLATE (default: /tmp/roster-samba-template-UID-HASH) is
 # made when missing.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/daemon.sh"
 
 ADMIN_PASSWORD="Admin-Secret-1"
 SCRIPTS=$(cd "$(dirname "$0")/.." && pwd)
 # Named by what makes it, so a changed seed or script provisions a new one.
 TEMPLATE=${TEMPLATE:-/tmp/roster-samba-template-$(id -u)-$(cat "$0" "$SCRIPTS/ldap/seed.py" "$SCRIPTS/ldap/seed_ad.py" | md5sum | cut -c1-8)}
-
-port_is_free() {
-    ! (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null
-}
-
-close_inherited_descriptors() {
-    local fd
-    for fd in /proc/$$/fd/*; do
-        fd=${fd##*/}
-        [ "$fd" -gt 2 ] && eval "exec $fd>&-" 2>/dev/null || true
-    done
-}
 
 provision() {
     local lock="$TEMPLATE.lock"
@@ -102,7 +91,7 @@ configure() {
     source=$(sed -n 's|^\tprivate dir = \(.*\)/private$|\1|p' "$dir/prov/etc/smb.conf")
     for _ in $(seq 1 20); do
         address="127.0.0.$((2 + RANDOM % 250))"
-        port_is_free "$address" 389 && port_is_free "$address" 636 && break
+        port_is_free 389 "$address" && port_is_free 636 "$address" && break
     done
     echo "$address" >"$dir/address"
     certificate "$dir" "$address"
@@ -135,7 +124,7 @@ halt() {
     done
     # The ldap service may run in a child of samba: wait until the address is free.
     for _ in $(seq 1 100); do
-        port_is_free "$(cat "$dir/address")" 389 && return 0
+        port_is_free 389 "$(cat "$dir/address")" && return 0
         sleep 0.05
     done
 }

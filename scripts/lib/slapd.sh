@@ -13,24 +13,12 @@
 # The admin is cn=admin,dc=roster,dc=test with the password "admin-secret"; the CA certificate
 # is DIR/ca.pem.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/daemon.sh"
 
 BASE="dc=roster,dc=test"
 ADMIN="cn=admin,$BASE"
 ADMIN_PASSWORD="admin-secret"
 SCRIPTS=$(cd "$(dirname "$0")/.." && pwd)
-
-port_is_free() {
-    ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
-}
-
-# See scripts/lib/postgres.sh: a daemon must not keep the caller's pipes open.
-close_inherited_descriptors() {
-    local fd
-    for fd in /proc/$$/fd/*; do
-        fd=${fd##*/}
-        [ "$fd" -gt 2 ] && eval "exec $fd>&-" 2>/dev/null || true
-    done
-}
 
 certificate() {
     local dir=$1
