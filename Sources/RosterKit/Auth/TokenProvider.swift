@@ -68,9 +68,7 @@ public actor TokenProvider {
     /// is read from. A file that group or others may read or write is refused, as ssh refuses
     /// such a key: the secret may already be known to another account on this machine.
     public static func firstLine(of path: String, kind: String = "token file") throws(APIError) -> String {
-        var info = stat()
-        if stat(path, &info) == 0, info.st_mode & 0o077 != 0 {
-            let mode = String(info.st_mode & 0o777, radix: 8)
+        if let mode = PrivateFileMode.looseMode(of: path) {
             throw .tokenUnavailable("The \(kind) \(path) can be read by others (mode \(mode)); make it yours alone: chmod 600 \(path)")
         }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {

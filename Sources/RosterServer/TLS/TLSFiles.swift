@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOSSL
+import RosterKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -58,10 +59,9 @@ public struct TLSFiles: Sendable, Equatable {
         guard stat(path, &status) == 0 else {
             throw TLSFileError("The key file \(path) cannot be read (\(String(cString: strerror(errno)))).")
         }
-        let mode = status.st_mode & 0o777
-        guard mode & 0o077 == 0 else {
+        if let mode = PrivateFileMode.looseMode(of: path) {
             throw TLSFileError(
-                "The key file \(path) is open to others (mode \(String(mode, radix: 8))); a private key must be readable by its owner only: chmod 600 \(path).")
+                "The key file \(path) is open to others (mode \(mode)); a private key must be readable by its owner only: chmod 600 \(path).")
         }
     }
 
