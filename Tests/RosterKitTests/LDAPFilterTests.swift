@@ -22,6 +22,13 @@ struct LDAPFilterTests {
         #expect(LDAPDN.firstValue("cn=Smith\\, John,dc=x") == "Smith, John")
         #expect(LDAPDN.firstValue("cn=\\D0\\A4\\D0\\B8\\D0\\BD,ou=groups") == "Фин")
         #expect(LDAPDN.firstValue("uid=user1,ou=people,dc=x") == "user1")
+        // The parent after the first RDN: an escaped comma, or an escaped backslash before a real one.
+        #expect(LDAPDN.parent(of: "CN=Ops\\, night,CN=Users,DC=x") == "CN=Users,DC=x")
+        #expect(LDAPDN.parent(of: "cn=Ops\\2C night,ou=groups") == "ou=groups")
+        #expect(LDAPDN.parent(of: "cn=a\\\\,ou=groups") == "ou=groups")
+        #expect(LDAPDN.parent(of: "dc=test") == nil)
+        // AD's pre-Windows 2000 name of a new group leaves out what AD refuses there.
+        #expect(LDAPDirectory.accountName(for: "Ops, night [2]") == "Ops_ night _2_")
         #expect(LDAPDN.same("CN=A, DC=x", "cn=a,dc=x"))
     }
 

@@ -133,7 +133,9 @@ final class LDAPConnection {
             cookie?.withUnsafeBytes { raw in for (index, byte) in raw.enumerated() { bytes[index] = CChar(bitPattern: byte) } }
             let code = bytes.withUnsafeMutableBufferPointer { buffer in
                 var value = berval(bv_len: ber_len_t(cookie?.count ?? 0), bv_val: buffer.baseAddress)
-                return ldap_create_page_control(ld, ber_int_t(pageSize), &value, 0, &control)
+                // Size 0 releases the server's paged search; libldap's own builder refuses it.
+                return pageSize == 0 ? roster_ldap_page_release_control(ld, &value, &control)
+                                     : ldap_create_page_control(ld, ber_int_t(pageSize), &value, 0, &control)
             }
             guard code == LDAP_SUCCESS else { throw error(code, "search") }
             controls.append(control)

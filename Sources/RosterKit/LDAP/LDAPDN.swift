@@ -45,6 +45,21 @@ public enum LDAPDN {
         return String(decoding: result, as: UTF8.self)
     }
 
+    /// Everything after the first RDN, or nil for a DN of one RDN: "ou=groups,dc=example" for
+    /// "cn=Ops\, night,ou=groups,dc=example" (an escaped comma is part of the value).
+    public static func parent(of dn: String) -> String? {
+        var escaped = false
+        for index in dn.indices {
+            if escaped { escaped = false; continue }
+            switch dn[index] {
+            case "\\": escaped = true
+            case ",": return String(dn[dn.index(after: index)...])
+            default: continue
+            }
+        }
+        return nil
+    }
+
     /// Whether two DNs name the same entry, as far as case and spaces after commas go.
     public static func same(_ first: String, _ second: String) -> Bool {
         normalized(first) == normalized(second)

@@ -16,10 +16,11 @@ extension LDAPDirectory {
         let offset = (query.page - 1) * query.perPage
         let size = query.perPage
         let paging = root.offersPaging
+        let estimate = LDAPPager.Estimate(vendor: root.vendor)
         let slice = try await mapped(schema) {
             try await session.run("search", mayRepeat: true) { connection, cancel in
                 let slice = try LDAPPager.page(connection, base: schema.groupsBase, filter: filter, attributes: schema.groupAttributes,
-                                               sortKey: sortKey, offset: offset, size: size, paging: paging, cancel: cancel)
+                                               sortKey: sortKey, offset: offset, size: size, paging: paging, estimate: estimate, cancel: cancel)
                 return try LDAPPager.Slice(entries: slice.entries.map { try Self.withAllMembers($0, connection: connection, cancel: cancel) },
                                            hasMore: slice.hasMore, estimatedTotal: slice.estimatedTotal)
             }
@@ -39,7 +40,7 @@ extension LDAPDirectory {
         let dn = LDAPDN.child("cn", name, of: schema.newGroupsParent)
         var values = [LDAPModification(.add, "objectClass", [schema.groupClass]), LDAPModification(.add, "cn", [name])]
         if schema.vendor == .activeDirectory {
-            values.append(LDAPModification(.add, "sAMAccountName", [name]))
+            values.append(LDAPModification(.add, "sAMAccountName", [Self.accountName(for: name)]))
         } else if schema.groupClass.lowercased() == "groupofnames" {
             // groupOfNames must have a member: an empty group holds the empty DN.
             values.append(LDAPModification(.add, "member", [""]))
@@ -51,11 +52,19 @@ extension LDAPDirectory {
         return try await group(id: dn)
     }
 
+    /// AD's pre-Windows 2000 name for a new group: the name without the characters AD refuses
+    /// there (`"/\\[]:;|=,+*?<>`), at most 256 characters.
+    static func accountName(for name: String) -> String {
+        let refused = Set("\"/\\[]:;|=,+*?<>")
+        let kept = String(name.map { refused.contains($0) ? "_" : $0 }.prefix(256))
+        return kept.trimmingCharacters(in: CharacterSet(charactersIn: ". "))
+    }
+
     public func renameGroup(id: String, to draft: GroupDraft) async throws -> Group {
         let schema = try await schema()
         let name = draft.normalized.name
         let newRDN = "cn=\(LDAPDN.escape(name))"
-        let parent = id.firstIndex(of: ",").map { String(id[id.index(after: $0)...]) } ?? schema.groupsBase
+        let parent = LDAPDN.parent(of: id) ?? schema.groupsBase
         try await mapped(schema) {
             try await session.run("rename", mayRepeat: false) { connection, cancel in
                 try connection.rename(dn: id, newRDN: newRDN, cancel: cancel)

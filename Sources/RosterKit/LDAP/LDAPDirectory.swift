@@ -68,10 +68,11 @@ public actor LDAPDirectory: Directory {
         let offset = (query.page - 1) * query.perPage
         let size = query.perPage
         let paging = root.offersPaging
+        let estimate = LDAPPager.Estimate(vendor: root.vendor)
         let slice = try await mapped {
             try await session.run("search", mayRepeat: true) { connection, cancel in
                 try LDAPPager.page(connection, base: schema.peopleBase, filter: filter, attributes: schema.personAttributes,
-                                   sortKey: sortKey, offset: offset, size: size, paging: paging, cancel: cancel)
+                                   sortKey: sortKey, offset: offset, size: size, paging: paging, estimate: estimate, cancel: cancel)
             }
         }
         let users = slice.entries.map { LDAPUserMapping.user(from: $0, schema: schema) }

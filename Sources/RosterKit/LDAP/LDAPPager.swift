@@ -11,10 +11,30 @@ enum LDAPPager {
         var estimatedTotal: Int
     }
 
+    /// What the size in a paged results response counts. RFC 2696 says the whole result (Active
+    /// Directory and Samba send that); OpenLDAP's sort overlay (sssvlv) sends the entries still
+    /// to come after the page, so 250 after the first 50 of 300.
+    enum Estimate: Sendable {
+        case total
+        case remaining
+
+        init(vendor: LDAPRootDSE.Vendor) {
+            self = vendor == .openLDAP ? .remaining : .total
+        }
+
+        /// The whole result, from the server's figure and the entries read up to the page's end.
+        func total(_ figure: Int, readThrough end: Int) -> Int {
+            guard figure > 0 else { return 0 }
+            switch self {
+            case .total: return figure
+            case .remaining: return end + figure
+            }
+        }
+    }
 
     static func page(
         _ connection: LDAPConnection, base: String, filter: String, attributes: [String], sortKey: String?,
-        offset: Int, size: Int, paging: Bool, cancel: CancelFlag
+        offset: Int, size: Int, paging: Bool, estimate meaning: Estimate, cancel: CancelFlag
     ) throws -> Slice {
         guard paging else {
             // No paging control: one search of everything up to this page, sliced here.
@@ -45,7 +65,7 @@ enum LDAPPager {
             let skipped = try connection.search(base: base, scope: .subtree, filter: filter, attributes: attributes,
                                                 pageSize: size, cookie: cookie, sortKeys: sortKey, cancel: cancel)
             position += skipped.entries.count
-            estimate = skipped.estimatedTotal
+            estimate = meaning.total(skipped.estimatedTotal, readThrough: position)
             cookie = skipped.cookie ?? Data()
             if cookie.isEmpty { return Slice(entries: [], hasMore: false, estimatedTotal: max(estimate, position)) }
         }
@@ -57,7 +77,8 @@ enum LDAPPager {
                 key: key, nextOffset: position + result.entries.count, cookie: next, base: base, filter: filter,
                 attributes: attributes, sortKey: sortKey)
         }
-        return Slice(entries: result.entries, hasMore: !next.isEmpty, estimatedTotal: result.estimatedTotal)
+        return Slice(entries: result.entries, hasMore: !next.isEmpty,
+                     estimatedTotal: meaning.total(result.estimatedTotal, readThrough: position + result.entries.count))
     }
 
     /// The page as Roster's `Page`: an exact total at the end, else the server's estimate when it

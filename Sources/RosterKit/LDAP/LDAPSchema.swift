@@ -83,8 +83,10 @@ struct LDAPSchema: Sendable {
         return names
     }
 
+    /// AD is asked for the first range of `member` itself, as its own tools do: Samba sends
+    /// every value of a plain `member` however many, Windows only the first 1,500.
     var groupAttributes: [String] {
-        ["cn", "member", vendor == .activeDirectory ? "whenCreated" : "createTimestamp",
+        ["cn", vendor == .activeDirectory ? "member;range=0-1499" : "member", vendor == .activeDirectory ? "whenCreated" : "createTimestamp",
          vendor == .activeDirectory ? "whenChanged" : "modifyTimestamp"]
     }
 
