@@ -19,11 +19,15 @@ struct ActiveDirectoryInteropTests {
         #expect(root.vendor == .activeDirectory)
         #expect(root.defaultNamingContext == SambaServer.base)
         var seen = Set<String>()
+        var totals = Set<Int>()
         for page in 1...3 {
             let users = try await directory.listUsers(UserQuery(page: page, perPage: 50))
             seen.formUnion(users.items.map(\.id))
+            totals.insert(users.total)
         }
         #expect(seen.count >= 121, "120 seeded and the administrator: \(seen.count)")
+        // Samba's paged results figure is the whole count, on every page.
+        #expect(totals == [seen.count])
         let greek = try await directory.listUsers(UserQuery(search: "Νίκος"))
         #expect(!greek.items.isEmpty && greek.items.allSatisfy { $0.name.contains("Νίκος") })
         let one = try await directory.listUsers(UserQuery(search: "user0042"))
@@ -112,6 +116,55 @@ struct ActiveDirectoryInteropTests {
         #expect(try await directory.removeMember(odd, from: engineering.id).memberCount == 60)
         #expect(try await directory.removeMember(odd, from: engineering.id).memberCount == 60)
         #expect(try await directory.user(id: odd).groups.map(\.name) == ["Support"])
+
+        // A new group, filled in one change, renamed, emptied, deleted.
+        let team = try await directory.createGroup(GroupDraft(name: "Nachtschicht, Ops"))
+        #expect(team.name == "Nachtschicht, Ops" && team.memberCount == 0)
+        #expect(try server.ldapsearch(base: team.id, attributes: ["objectClass"])["objectclass"]?.contains("group") == true)
+        let three = (1...3).map { "CN=user000\($0),\(Self.users)" }
+        #expect(try await directory.changeMembers(of: team.id, MembershipChange(add: three)).memberCount == 3)
+        let renamed = try await directory.renameGroup(id: team.id, to: GroupDraft(name: "Ночная смена"))
+        #expect(renamed.name == "Ночная смена" && renamed.memberCount == 3)
+        #expect(renamed.id == "CN=Ночная смена,\(Self.users)")
+        #expect(try server.ldapsearch(base: renamed.id, attributes: ["cn"])["cn"] == ["Ночная смена"])
+        #expect(try await directory.user(id: three[0]).groups.map(\.name).contains("Ночная смена"))
+        #expect(try await directory.changeMembers(of: renamed.id, MembershipChange(remove: three)).memberCount == 0)
+        try await directory.deleteGroup(id: renamed.id)
+        await #expect(throws: APIError.self) { _ = try await directory.group(id: renamed.id) }
+    }
+
+    @Test("a group of 1,600 is read in ranges of 1,500 and changed without losing any")
+    func rangedMembers() async throws {
+        let server = try SambaServer()
+        let directory = LDAPDirectory(configuration: server.configuration())
+        let id = "CN=Address book,\(Self.users)"
+        // What the server sends for the first range: 1,500 values, not all.
+        let first = try server.ldapsearch(base: id, attributes: ["member;range=0-1499"])
+        #expect(first["member;range=0-1499"]?.count == 1500)
+        #expect(try await directory.group(id: id).memberCount == 1600)
+        let listed = try await directory.listGroups(GroupQuery(search: "Address"))
+        #expect(listed.items.map(\.memberCount) == [1600])
+        // One in and one out: the other 1,599 stay, checked with ldapsearch.
+        let person = "CN=user0001,\(Self.users)"
+        #expect(try await directory.addMember(person, to: id).memberCount == 1601)
+        #expect(try await directory.removeMember("CN=contact1600,OU=Contacts,\(SambaServer.base)", from: id).memberCount == 1600)
+        let members = try server.ldapsearch(base: id, attributes: ["member"])["member"] ?? []
+        #expect(members.count == 1600 && members.contains(person) && !members.contains { $0.hasPrefix("CN=contact1600,") })
+    }
+
+    @Test("an account locked by three bad passwords is unlocked and binds again")
+    func unlock() async throws {
+        let server = try SambaServer()
+        let directory = LDAPDirectory(configuration: server.configuration())
+        let id = "CN=user0011,\(Self.users)"
+        #expect(try await directory.unlock(id: id) == false, "not locked: nothing to do")
+        for _ in 1...3 { _ = server.canBind("user0011@roster.test", password: "wrong") }
+        #expect(!server.canBind("user0011@roster.test", password: "Seeded-11-Pass"), "locked out (the template's threshold is 3)")
+        #expect(try await directory.user(id: id).status == .unknown("locked"))
+        #expect(try await directory.unlock(id: id))
+        #expect(try server.ldapsearch(base: id, attributes: ["lockoutTime"])["lockouttime"] == ["0"])
+        #expect(server.canBind("user0011@roster.test", password: "Seeded-11-Pass"))
+        #expect(try await directory.user(id: id).status == .active)
     }
 
     @Test("the server stopped: a sentence; started again: the same call works")

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """LDIF for the test Active Directory (scripts/lib/samba.sh): COUNT people in CN=Users with
-names in several scripts (scripts/ldap/seed.py's pools), each enabled with a password, and
-two groups. Loaded offline with ldbadd into the provisioned template.
+names in several scripts (scripts/ldap/seed.py's pools), each enabled with a password, two
+groups, and "Address book": a group of CONTACTS contacts (1,600: more than the 1,500 values
+Active Directory sends of an attribute at once, so it is read in ranges). Added over LDAP to
+the provisioned template by scripts/lib/samba.sh.
 
-    seed_ad.py BASE COUNT
+    seed_ad.py BASE COUNT [CONTACTS]
 """
 import base64
 import sys
@@ -14,6 +16,7 @@ from seed import FAMILY, GIVEN, line  # noqa: E402
 
 def main():
     base, count = sys.argv[1], int(sys.argv[2])
+    contacts = int(sys.argv[3]) if len(sys.argv) > 3 else 1600
     users = f"CN=Users,{base}"
     out = sys.stdout
     members = {"Engineering": [], "Support": []}
@@ -38,6 +41,14 @@ def main():
         for dn in dns:
             out.write(line("member", dn))
         out.write("\n")
+    # Contacts are cheap for the server to add (no password), and are not people to Roster.
+    out.write(f"dn: OU=Contacts,{base}\nobjectClass: organizationalUnit\n\n")
+    for n in range(1, contacts + 1):
+        out.write(f"dn: CN=contact{n:04d},OU=Contacts,{base}\nobjectClass: contact\n\n")
+    out.write(f"dn: CN=Address book,{users}\nobjectClass: group\nsAMAccountName: Address book\n")
+    for n in range(1, contacts + 1):
+        out.write(f"member: CN=contact{n:04d},OU=Contacts,{base}\n")
+    out.write("\n")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # A throwaway Samba Active Directory domain controller from Debian's samba package, for tests:
-# provisioned once into a template folder (about 10 s), then copied for each server, which
-# answers LDAP on 389 (StartTLS) and 636 (ldaps) of a loopback address of its own
-# (127.0.0.X), with a certificate from a test CA. Only the ldap service runs.
+# provisioned and seeded once into a template folder (about 15 s, and 40 s more to seed),
+# then copied for each server, which answers LDAP on 389 (StartTLS) and 636 (ldaps) of a
+# loopback address of its own (127.0.0.X), with a certificate from a test CA. Only the ldap
+# service runs.
 #
 #   samba.sh start DIR     copy the template into DIR, start; prints the ldap:// and ldaps:// URLs
 #   samba.sh halt DIR      stops the server, keeps DIR
@@ -31,6 +32,10 @@ provision() {
         nice -n 15 samba-tool domain provision --realm=ROSTER.TEST --domain=ROSTER --server-role=dc --dns-backend=NONE \
             --adminpass="$ADMIN_PASSWORD" --targetdir="$TEMPLATE/prov" --option="interfaces=lo" \
             --option="bind interfaces only=yes" >"$TEMPLATE/provision.log" 2>&1 || { cat "$TEMPLATE/provision.log" >&2; exit 1; }
+        # Three bad passwords lock an account (for the unlock tests); the default never locks.
+        nice -n 15 samba-tool domain passwordsettings set --account-lockout-threshold=3 \
+            -H "$TEMPLATE/prov/private/sam.ldb" -s "$TEMPLATE/prov/etc/smb.conf" >>"$TEMPLATE/provision.log" 2>&1 \
+            || { cat "$TEMPLATE/provision.log" >&2; exit 1; }
         # The people and groups, added over LDAP once (a copy of the template, started, seeded,
         # stopped, and its database kept as the template's).
         local seeding="$TEMPLATE.seeding" address
