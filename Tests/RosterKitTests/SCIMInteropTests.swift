@@ -28,7 +28,8 @@ struct SCIMInteropTests {
         let users = SCIMDirectory(client: peer.client())
         let capabilities = try await users.capabilities()
         #expect(capabilities == SCIMCapabilities(patch: full, sort: full, etags: full, filter: full,
-                                                 maximumResults: full ? 1000 : nil, hasRoles: capabilities.hasRoles))
+                                                 maximumResults: full ? 1000 : nil, hasRoles: capabilities.hasRoles,
+                                                 changePassword: full))
 
         // Browse: six pages of fifty, every user once.
         var seen = Set<String>()
@@ -109,6 +110,39 @@ struct SCIMInteropTests {
         let stored = try await peer.raw(id: id)
         #expect(stored[attribute: "title"] == .string("Changed elsewhere"), "the other change survives")
         #expect(stored[attribute: "displayName"] == .string("Mine"))
+    }
+
+    @Test("a service that takes a password write gets the reset, sent once and never read back")
+    func passwordReset() async throws {
+        let peer = try SCIMPeer()
+        defer { peer.stop() }
+        let barbara = try await peer.post(Self.rich)
+        let id = try #require(barbara[attribute: "id"]?.stringValue)
+        let users = SCIMDirectory(client: peer.client())
+        _ = try await users.listUsers(UserQuery())
+        let traits = await users.traits()
+        #expect(traits.canResetPassword && !traits.canRequirePasswordChange && !traits.canUnlock)
+        try await users.resetPassword(id: id, to: "Fresh-Scim-Pass-1", mustChange: false)
+        // SCIM returns a password never; everything else is as it was.
+        let stored = try await peer.raw(id: id)
+        #expect(stored[attribute: "password"] == nil)
+        #expect(stored[attribute: "title"] == .string("Tour Guide") && stored[attribute: "displayName"] == .string("Babs Jensen"))
+        #expect(try await users.user(id: id).name == "Babs Jensen")
+        // The same through what `roster` gives the app (the dialect found by probing).
+        let remote = RemoteDirectory(client: peer.client(), choice: .auto)
+        _ = try await remote.listUsers(UserQuery())
+        #expect(await remote.traits().canResetPassword)
+        try await remote.resetPassword(id: id, to: "Fresh-Scim-Pass-2", mustChange: false)
+
+        // A service whose configuration says no: no trait, and the call refuses without sending.
+        let off = try SCIMPeer(serviceProviderConfig: Self.everythingOff)
+        defer { off.stop() }
+        let plain = SCIMDirectory(client: off.client())
+        _ = try await plain.listUsers(UserQuery())
+        #expect(await !plain.traits().canResetPassword)
+        let other = try await off.post(Self.rich)
+        let otherID = try #require(other[attribute: "id"]?.stringValue)
+        await #expect(throws: APIError.self) { try await plain.resetPassword(id: otherID, to: "Never-Sent-1", mustChange: false) }
     }
 
     @Test("auto finds SCIM, and the Roster API is not mistaken for it")

@@ -108,4 +108,12 @@ public actor RemoteDirectory: Directory {
     public func changeMembers(of groupID: String, _ change: MembershipChange) async throws -> Group {
         try await resolve().changeMembers(of: groupID, change)
     }
+
+    public func resetPassword(id: String, to password: String, mustChange: Bool) async throws {
+        try await resolve().resetPassword(id: id, to: password, mustChange: mustChange)
+    }
+
+    public func unlock(id: String) async throws -> Bool {
+        try await resolve().unlock(id: id)
+    }
 }

@@ -9,15 +9,18 @@ public struct SCIMCapabilities: Sendable, Equatable {
     public var maximumResults: Int?
     /// Whether the User schema declares `roles`.
     public var hasRoles: Bool
+    /// Whether the service accepts a `password` write (`changePassword` in its configuration).
+    public var changePassword: Bool
 
     public init(patch: Bool = false, sort: Bool = false, etags: Bool = false, filter: Bool = false,
-                maximumResults: Int? = nil, hasRoles: Bool = false) {
+                maximumResults: Int? = nil, hasRoles: Bool = false, changePassword: Bool = false) {
         self.patch = patch
         self.sort = sort
         self.etags = etags
         self.filter = filter
         self.maximumResults = maximumResults
         self.hasRoles = hasRoles
+        self.changePassword = changePassword
     }
 
     /// Reads a `/ServiceProviderConfig` body. Anything missing counts as not supported.
@@ -30,6 +33,7 @@ public struct SCIMCapabilities: Sendable, Equatable {
         let attributes = userSchema?[attribute: "attributes"]?.arrayValue ?? []
         let hasRoles = attributes.contains { $0[attribute: "name"]?.stringValue?.lowercased() == "roles" }
         return SCIMCapabilities(patch: supported("patch"), sort: supported("sort"), etags: supported("etag"),
-                                filter: supported("filter"), maximumResults: maximum, hasRoles: hasRoles)
+                                filter: supported("filter"), maximumResults: maximum, hasRoles: hasRoles,
+                                changePassword: supported("changePassword"))
     }
 }

@@ -47,7 +47,7 @@ public actor SCIMDirectory: Directory {
         return DirectoryTraits(
             dialect: .scim, canSort: capabilities.sort, hasRoles: capabilities.hasRoles, statuses: [.active, .suspended],
             searchLimitation: searchMode == .contains ? nil : searchMode.summary,
-            hasGroups: capabilities.filter)
+            hasGroups: capabilities.filter, canResetPassword: capabilities.changePassword && capabilities.patch)
     }
 
     // MARK: Reading
@@ -112,6 +112,25 @@ public actor SCIMDirectory: Directory {
                 _ = try? await user(id: id)
             }
             throw error
+        }
+    }
+
+    /// The help desk's reset where the service says it takes a password (`changePassword`):
+    /// one PATCH replacing `password`, which SCIM never returns. Only over PATCH: a PUT would
+    /// send the whole resource to change one attribute. SCIM has no "must change at the next
+    /// logon", so `mustChange` is never asked for (the traits say so).
+    public func resetPassword(id: String, to password: String, mustChange: Bool) async throws {
+        let capabilities = try await capabilities()
+        guard capabilities.changePassword, capabilities.patch else {
+            throw APIError.notImplemented(ErrorBody(code: "no_password_reset", message: "This directory cannot reset passwords."))
+        }
+        let tag = capabilities.etags ? Self.version(of: try await resource(id: id)) : nil
+        let change = SCIMUserMapping.PatchOperation(op: "replace", path: "password", value: .string(password))
+        let response = try await client.response(for: SCIMEndpoint.patchUser(id: id, [change], ifMatch: tag))
+        if response.status == 204 || response.body.isEmpty {
+            forget(id)
+        } else {
+            _ = try remember(try Self.decode(response), etag: response.headers["ETag"])
         }
     }
 
