@@ -242,6 +242,11 @@ struct LDAPInteropTests {
             let found = try await directory.listUsers(UserQuery(perPage: 10, search: text))
             #expect(found.items.count == 10 && found.total > 10, "\(text): \(found.items.count) of \(found.total)")
         }
+        // The same first page again and again (R pressed twelve times).
+        for time in 1...12 {
+            let again = try await directory.listUsers(UserQuery(perPage: 10))
+            #expect(again.items.count == 10, "time \(time)")
+        }
     }
 
     @Test("a cancelled search is abandoned and the connection still serves")

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A throwaway Samba Active Directory domain controller from Debian's samba package, for tests:
-# provisioned and seeded once into a template folder (about 15 s, and 40 s more to seed),
+# provisioned and seeded once into a template folder (about 15 s, and as long again to seed),
 # then copied for each server, which answers LDAP on 389 (StartTLS) and 636 (ldaps) of a
 # loopback address of its own (127.0.0.X), with a certificate from a test CA. Only the ldap
 # service runs.
