@@ -7,7 +7,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages the build and the tests need, each with the check that says it is there.
 APT_PACKAGES := pkg-config libncurses-dev libsqlite3-dev tmux openssl libldap-dev
-.PHONY: all deps ldap-deps postgres-deps build run test clean check-api check-scim python-venv api-check-tools scim-check-tools bench-server bench-server-backends bench-scim-filters bench-writes bench-tools bench screenshots tool-deps scim-peer
+.PHONY: all deps ldap-deps postgres-deps build run test clean check-api check-scim python-venv api-check-tools scim-check-tools bench-server bench-server-backends bench-scim-filters bench-writes bench-tools bench bench-ldap screenshots tool-deps scim-peer
 
 # Python for the measuring and picture-making scripts: a virtual environment under .build, so
 # nothing is installed into the system's Python.
@@ -176,11 +176,20 @@ screenshots: tool-deps scim-peer ldap-deps
 	$(SWIFT) build --product roster-server
 	PYTHON=$(PY) BIN=.build/debug scripts/screenshots.sh
 
-# Release build; tuibench measures roster (120x40, 100,000 users) against less on 100,000 lines.
-bench: tool-deps
+# Release build; tuibench measures roster (120x40, 100,000 users) against less on 100,000 lines,
+# then roster on slapd with 100,000 people beside roster-server and libldap alone (bench-ldap).
+bench: tool-deps ldap-deps
 	$(SWIFT) build -c release --product roster
 	$(SWIFT) build -c release --product roster-server
 	PYTHON=$(PY) TUIBENCH=$(TUIBENCH) BIN=.build/release scripts/bench.sh
+	PYTHON=$(PY) TUIBENCH=$(TUIBENCH) BIN=.build/release scripts/bench-ldap.sh
+
+# The LDAP part alone: first screen, a search and memory on slapd (100,000 people, seeded with
+# slapadd) beside roster-server (100,000 users) and a libldap paged search of the first page.
+bench-ldap: tool-deps ldap-deps
+	$(SWIFT) build -c release --product roster
+	$(SWIFT) build -c release --product roster-server
+	PYTHON=$(PY) TUIBENCH=$(TUIBENCH) BIN=.build/release scripts/bench-ldap.sh
 
 clean:
 	rm -rf .build
