@@ -91,6 +91,18 @@ struct ActiveDirectoryInteropTests {
         try await directory.deleteUser(id: created.id)
         await #expect(throws: APIError.self) { _ = try await directory.user(id: created.id) }
 
+        // An object class AD's schema refuses for a person: the server's words in a sentence.
+        var strictSettings = server.configuration()
+        strictSettings.schema = LDAPSchemaSettings(newPersonClasses: ["organizationalUnit"])
+        do {
+            _ = try await LDAPDirectory(configuration: strictSettings).createUser(UserDraft(name: "Bad Class", email: "bad@example.org", userName: "badclass"))
+            Issue.record("an entry breaking the schema was created")
+        } catch let error as APIError {
+            guard case .validationFailed = error else { Issue.record("expected a schema violation, got \(error)"); return }
+            #expect(error.localizedDescription.hasPrefix("The entry would break the directory's schema"))
+            #expect(!error.localizedDescription.contains("(65)"))
+        }
+
         // A password AD's policy refuses, and a duplicate login: sentences, not codes.
         await #expect(throws: APIError.self) { try await directory.resetPassword(id: id, to: "short") }
         do {
