@@ -249,6 +249,30 @@ struct LDAPInteropTests {
         }
     }
 
+    @Test("a connection whose sorted searches are all held is made again, and the list is read")
+    func sortSlotsTakenReconnects() async throws {
+        let server = try SlapdServer()
+        let directory = LDAPDirectory(configuration: server.configuration())
+        #expect(try await directory.listUsers(UserQuery(perPage: 10)).items.count == 10)
+        // Eight unfinished sorted searches left on the connection (olcSssVlvMaxPerConn: 8), as
+        // slapd leaves them when it refuses their release at 100,000 entries.
+        let held = try await directory.session.run("fill", mayRepeat: false) { connection, cancel in
+            var refused = 0
+            for _ in 1...9 {
+                do {
+                    _ = try connection.search(base: Self.people, scope: .subtree, filter: "(objectClass=inetOrgPerson)", attributes: ["1.1"],
+                                              pageSize: 5, sortKeys: "displayName:caseIgnoreOrderingMatch", cancel: cancel)
+                } catch let error as LDAPResultError where error.sortSlotsTaken {
+                    refused += 1
+                }
+            }
+            return refused
+        }
+        #expect(held >= 1, "the ninth sorted search on the connection is refused")
+        let page = try await directory.listUsers(UserQuery(perPage: 10, search: "user0001"))
+        #expect(page.items.count == 10 && page.total == 100)
+    }
+
     @Test("a cancelled search is abandoned and the connection still serves")
     func cancellation() async throws {
         let server = try SlapdServer()

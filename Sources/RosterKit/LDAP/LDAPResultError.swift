@@ -41,4 +41,12 @@ public struct LDAPResultError: Error, Sendable, Equatable {
     public var connectionIsGone: Bool {
         code == Self.serverDown || code == Self.connectError
     }
+
+    /// OpenLDAP's sort overlay (sssvlv) holds a few sorted searches per connection and, at
+    /// 100,000 entries, was seen to refuse the release of an unfinished one, so the slots fill
+    /// and every sorted search says "Other sort requests already in progress". Closing the
+    /// connection frees them all.
+    public var sortSlotsTaken: Bool {
+        code == Self.busy && diagnostic.contains("sort requests already in progress")
+    }
 }

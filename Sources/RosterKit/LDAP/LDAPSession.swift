@@ -64,6 +64,12 @@ final class LDAPSession: Sendable {
                         guard mayRepeat, hadConnection else { throw error }
                         configuration.logger.info("LDAP connection dropped; connecting again for \(operation)")
                         return try body(try connected(box, password: password, cancel: cancel), cancel)
+                    } catch let error as LDAPResultError where error.sortSlotsTaken && mayRepeat && hadConnection {
+                        // A read only: a new connection starts with no sorted search held.
+                        box.connection?.close()
+                        box.connection = nil
+                        configuration.logger.info("LDAP server's sorted searches full on this connection; connecting again for \(operation)")
+                        return try body(try connected(box, password: password, cancel: cancel), cancel)
                     }
                 }
             }
