@@ -47,7 +47,9 @@ struct Launcher {
         if first.isEmbedded { options.bulkConcurrency = 2 }
         options.headerColor = settings.color
         options.journal = openJournal(logger: logger)
-        options.connectionName = settings.profile ?? first.label
+        // A name that stays the same from one start to the next (the embedded server's port
+        // does not), so an interrupted run is offered again on the same connection.
+        options.connectionName = settings.profile ?? settings.server?.absoluteString ?? "embedded \(settings.database)"
         let exitCode: Int32
         do {
             exitCode = try await TerminalApp.run(

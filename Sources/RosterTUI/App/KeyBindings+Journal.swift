@@ -24,7 +24,9 @@ extension KeyBindings {
         case .changes: [Hint("Enter", "A run's users"), Hint("u", "Undo"), Hint("j/k", "Move"), Hint("Esc", "Close")]
         case .run: [Hint("u", "Undo this change"), Hint("j/k", "Move"), Hint("Esc", "Back")]
         case .undo(let undo) where undo.isActive: [Hint("Esc", "Stop")]
-        case .undo: [Hint("o", "Overwrite conflicts"), Hint("r", "Retry failures"), Hint("Esc", "Back")]
+        case .undo(let undo):
+            (undo.conflicts.isEmpty ? [] : [Hint("o", "Overwrite conflicts")]) + (undo.failures.isEmpty ? [] : [Hint("r", "Retry failures")])
+                + [Hint("Esc", "Back")]
         }
     }
 }
