@@ -4,7 +4,9 @@ import RosterKit
 
 /// Undoing a change or a whole run: a run like any other, through the app's one `WorkRunner`
 /// (progress, Esc, retry of failures), journalled as a run of its own that `undoes` the one
-/// it takes back, so it can be undone in turn. Entries are undone newest first.
+/// it takes back, so it can be undone in turn. Entries are undone newest first; those of one
+/// object (a user made again and put back in groups) go in one item, in that order, so two
+/// workers never undo one object's writes out of order.
 @MainActor
 @Observable
 public final class UndoRun {
@@ -15,12 +17,13 @@ public final class UndoRun {
     }
 
     struct Item: Sendable {
-        var entry: JournalEntry
+        /// One object's entries, newest first.
+        var entries: [JournalEntry]
         /// Set back even though someone changed it since (the person chose to).
         var force: Bool
     }
 
-    typealias Runner = WorkRunner<Item, UndoOutcome>
+    typealias Runner = WorkRunner<Item, [UndoOutcome]>
 
     /// "Undo: Suspending", as the progress line and the journal say it.
     public let what: String
@@ -45,10 +48,20 @@ public final class UndoRun {
     @ObservationIgnored private var work: TrackedTask?
 
     init(what: String, entries: [JournalEntry], force: Bool = false, undoesRun: String?, directory: any Directory,
-         recorder: ChangeRecorder, activity: Activity, concurrency: Int = WorkRunner<Item, UndoOutcome>.defaultConcurrency) {
+         recorder: ChangeRecorder, activity: Activity, concurrency: Int = WorkRunner<Item, [UndoOutcome]>.defaultConcurrency) {
         self.what = what
         let newestFirst = entries.sorted { $0.id > $1.id }
-        items = newestFirst.filter(\.isUndoable).map { Item(entry: $0, force: force) }
+        var byObject: [String: Int] = [:]
+        var items: [Item] = []
+        for entry in newestFirst where entry.isUndoable {
+            if let index = byObject[entry.objectID] {
+                items[index].entries.append(entry)
+            } else {
+                byObject[entry.objectID] = items.count
+                items.append(Item(entries: [entry], force: force))
+            }
+        }
+        self.items = items
         notUndoable = newestFirst.filter { !$0.isUndoable }.map {
             UndoOutcome(entry: $0, kind: .notUndoable($0.state == .failed ? "it did not land" : "\($0.change)"))
         }
@@ -95,21 +108,25 @@ public final class UndoRun {
         journalRunID = await runner.openJournalRun(recorder, what: what, count: items.count, plan: nil, undoes: undoesRun)
         let runID = journalRunID
         await runner.run(items, perform: { item in
-            let (kind, requests) = await UndoStep.perform(item.entry, force: item.force, directory: directory, recorder: recorder, runID: runID)
-            let outcome = UndoOutcome(entry: item.entry, kind: kind)
-            switch kind {
-            case .restored: return (.changed(outcome), requests)
-            case .alreadyAsBefore, .notUndoable: return (.unchanged(outcome), requests)
-            case .failed(let error):
-                if case .rateLimited(let wait, _) = error { return (.rateLimited(wait, error), requests) }
-                return (.failed(outcome), requests)
-            case .conflict: return (.failed(outcome), requests)
+            var outcomes: [UndoOutcome] = []
+            var requests = 0
+            for entry in item.entries {
+                let (kind, sent) = await UndoStep.perform(entry, force: item.force, directory: directory, recorder: recorder, runID: runID)
+                requests += sent
+                // A 429 before anything of this object changed: the whole item again, later.
+                if case .failed(let error) = kind, case .rateLimited(let wait, _) = error, outcomes.isEmpty {
+                    return (.rateLimited(wait, error), requests)
+                }
+                outcomes.append(UndoOutcome(entry: entry, kind: kind))
             }
+            if outcomes.contains(where: { if case .failed = $0.kind { true } else { $0.isConflict } }) { return (.failed(outcomes), requests) }
+            if outcomes.contains(where: { if case .restored = $0.kind { true } else { false } }) { return (.changed(outcomes), requests) }
+            return (.unchanged(outcomes), requests)
         }, giveUp: { item, error in
-            UndoOutcome(entry: item.entry, kind: .failed(error))
+            item.entries.map { UndoOutcome(entry: $0, kind: .failed(error)) }
         }, record: { [weak self] _, step in
             switch step {
-            case .changed(let outcome), .unchanged(let outcome), .failed(let outcome): self?.liveOutcomes.append(outcome)
+            case .changed(let outcomes), .unchanged(let outcomes), .failed(let outcomes): self?.liveOutcomes += outcomes
             case .rateLimited, .cancelled: break
             }
         })
