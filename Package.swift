@@ -194,7 +194,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RosterCommandTests",
-            dependencies: ["roster", "RosterApp", "RosterKit", "RosterKitTestSupport", "RosterServer"],
+            dependencies: ["roster", "RosterApp", "RosterJournal", "RosterKit", "RosterKitTestSupport", "RosterServer"],
             swiftSettings: strict
         ),
         .testTarget(

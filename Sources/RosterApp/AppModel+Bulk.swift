@@ -142,7 +142,7 @@ extension AppModel {
             showStatus("A bulk run is going: Esc stops it", kind: .warning)
             return
         }
-        var question = action.question(about: subject.fromMarks ? subject.shortLabel : subject.label)
+        var question = action.question(about: subject.fromMarks ? subject.shortLabel : subject.label, canUndo: recorder.journal != nil)
         if let query = list.marks.allMatching, subject.fromMarks {
             question += " Every user matching \(Self.describe(query)), loaded or not."
         }

@@ -21,6 +21,8 @@ public final class ChangeJournal: Sendable {
             attributes: [.posixPermissions: 0o700])
         var configuration = Configuration()
         configuration.label = "journal"
+        // Two rosters may share the journal (two terminals): a write waits for the other's.
+        configuration.busyMode = .timeout(5)
         // WAL with synchronous NORMAL: a commit survives the process being killed (the OS has
         // it); only a power cut may lose the last ones. One fsync per write would cost the run.
         configuration.prepareDatabase { db in

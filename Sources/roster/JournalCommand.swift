@@ -32,20 +32,24 @@ struct JournalCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("The journal \(path) cannot be read: \(error)")
         }
-        let start = Date().addingTimeInterval(-age)
+        for line in try await Self.lines(of: journal, since: Date().addingTimeInterval(-age), label: since, connection: connection) {
+            print(line)
+        }
+    }
+
+    /// The text: a count, the runs, then each write with its run.
+    static func lines(of journal: ChangeJournal, since start: Date, label: String, connection: String?) async throws -> [String] {
         let runs = try await journal.runs(since: start).filter { connection == nil || $0.connection == connection }
         let entries = try await journal.entries(since: start).filter { connection == nil || $0.connection == connection }
-        print("Roster's change journal since \(since) ago: \(runs.count) runs, \(entries.count) writes")
+        var lines = ["Roster's change journal since \(label) ago: \(runs.count) runs, \(entries.count) writes"]
         if !runs.isEmpty {
-            print("\nRuns:")
-            for run in runs { print("  " + run.textLine) }
+            lines += ["", "Runs:"] + runs.map { "  " + $0.textLine }
         }
         if !entries.isEmpty {
-            print("\nWrites (state: done, failed, or unknown = may have landed):")
-            for entry in entries {
-                print("  " + entry.textLine + (entry.runID.map { "  [run \($0.prefix(8))]" } ?? ""))
-            }
+            lines += ["", "Writes (state: done, failed, or unknown = may have landed):"]
+            lines += entries.map { "  " + $0.textLine + ($0.runID.map { "  [run \($0.prefix(8))]" } ?? "") }
         }
+        return lines
     }
 
     /// "30m" → 1800; nil for anything else.

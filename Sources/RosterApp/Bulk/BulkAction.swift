@@ -104,13 +104,14 @@ public enum BulkAction: Sendable, Equatable {
     }
 
     /// The question about `users` ("1,000 users", "Ana Silva <ana@example.com>"): "Suspend
-    /// 1,000 users?", "Add 3 users to Sales?".
-    public func question(about users: String) -> String {
+    /// 1,000 users?", "Add 3 users to Sales?". With a journal (`canUndo`), a delete says that
+    /// `U` can take it back.
+    public func question(about users: String, canUndo: Bool = false) -> String {
         switch self {
         case .setRole(let role): "Make \(users) \(role.rawValue)?"
         case .addToGroup(let group): "Add \(users) to \(group.name)?"
         case .removeFromGroup(let group): "Remove \(users) from \(group.name)?"
-        case .delete: "Delete \(users)? This cannot be undone."
+        case .delete: canUndo ? "Delete \(users)? U can undo it." : "Delete \(users)? This cannot be undone."
         case .resetPassword(let reset):
             "Give \(users) the password just typed?" + (reset.mustChange ? " They must change it at the next logon." : "")
         default: "\(verb) \(users)?"

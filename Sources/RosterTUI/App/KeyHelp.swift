@@ -63,7 +63,7 @@ public enum KeyHelp {
             Hint("r (summary)", "Retry just the failures"),
         ]),
         HelpSection(title: "Recent changes and undo", entries: [
-            Hint("U", "Recent changes and runs (the journal)"),
+            Hint("U", "Recent changes and runs"),
             Hint("Enter", "A run's users"),
             Hint("u", "Undo the change or run (asks first)"),
             Hint("o (summary)", "Set back conflicts anyway"),
