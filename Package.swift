@@ -88,10 +88,17 @@ let package = Package(
             dependencies: ["RosterKit", .product(name: "SwiftCSV", package: "SwiftCSV")],
             swiftSettings: strict
         ),
+        // The change journal: every write Roster makes, in SQLite through GRDB, for undo and
+        // `roster journal`. Storage only, no main actor.
+        .target(
+            name: "RosterJournal",
+            dependencies: ["RosterKit", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict
+        ),
         // @MainActor view models: pure Swift, no ncurses, no transport.
         .target(
             name: "RosterApp",
-            dependencies: ["RosterKit", "RosterCSV"],
+            dependencies: ["RosterKit", "RosterCSV", "RosterJournal"],
             swiftSettings: strict
         ),
         // The ncurses front end.
@@ -129,7 +136,7 @@ let package = Package(
         .executableTarget(
             name: "roster",
             dependencies: [
-                "RosterTUI", "RosterApp", "RosterKit", "RosterServer", "RosterCSV",
+                "RosterTUI", "RosterApp", "RosterKit", "RosterServer", "RosterCSV", "RosterJournal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -168,7 +175,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RosterAppTests",
-            dependencies: ["RosterApp", "RosterKit", "RosterKitTestSupport"],
+            dependencies: ["RosterApp", "RosterJournal", "RosterKit", "RosterKitTestSupport", "RosterServer"],
             swiftSettings: strict
         ),
         // CSV export and import: the format, the models, and both against the real server.
@@ -182,12 +189,12 @@ let package = Package(
         ),
         .testTarget(
             name: "RosterTUITests",
-            dependencies: ["RosterTUI", "RosterApp", "RosterKit", "RosterKitTestSupport"],
+            dependencies: ["RosterTUI", "RosterApp", "RosterJournal", "RosterKit", "RosterKitTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "RosterCommandTests",
-            dependencies: ["roster", "RosterApp", "RosterKit", "RosterKitTestSupport", "RosterServer"],
+            dependencies: ["roster", "RosterApp", "RosterJournal", "RosterKit", "RosterKitTestSupport", "RosterServer"],
             swiftSettings: strict
         ),
         .testTarget(

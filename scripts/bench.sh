@@ -6,7 +6,9 @@
 #   scroll: PageDown x300 (more than 10,000 rows), for peak memory;
 #   and roster's j x300 again with "scrolling": "line", for comparison;
 #   bulk:   1,000 users marked and suspended on the embedded server, j pressed meanwhile; and
-#           the same marks and j with no run, as the baseline the run's j is compared with.
+#           the same marks and j with no run, as the baseline the run's j is compared with;
+#   journal: the same run of 1,000 with the change journal on and off, alternating
+#           ($JOURNAL_RUNS each), for the journal's cost in wall time.
 # scripts/bench_report.py prints the medians, the ratios to less and the targets.
 # SECTIONS=bulk runs the bulk measurements alone (SECTIONS="keys bulk" is the default).
 set -euo pipefail
@@ -102,5 +104,26 @@ bulk_bench() {
 bulk_bench roster-bulk-rest "<Space>*1000,j*$BULK_JS"
 bulk_bench roster-bulk "<Space>*1000,S,y,j*$BULK_JS"
 
+# Journal A/B: the run of 1,000 (no keys during it) with the journal on, then off ("journal":
+# false), alternating so both see the same load on the machine; each writes its own log.
+JOURNAL_RUNS=${JOURNAL_RUNS:-5}
+for side in on off; do
+    mkdir -p "$workdir/journal-$side-config/roster" "$workdir/journal-$side-state"
+    journal=$([ "$side" = on ] && echo true || echo false)
+    echo "{ \"embedded\": { \"database\": \"$workdir/bulk.sqlite\", \"seedUsers\": 0 }, \"journal\": $journal }" \
+        >"$workdir/journal-$side-config/roster/roster.json"
+done
+for run in $(seq "$JOURNAL_RUNS"); do
+    for side in on off; do
+        echo "measuring the journal $side (run $run of $JOURNAL_RUNS)"
+        "$PYTHON" "$TUIBENCH" --size 120x40 --runs 1 --quiet-log --marker "1 / $total" --startup-timeout 60 \
+            --env "XDG_STATE_HOME=$workdir/journal-$side-state" --env "XDG_CONFIG_HOME=$workdir/journal-$side-config" \
+            --env LANG=C.UTF-8 --quiet-ms 15 --keys "<Space>*1000,S,y" --idle 10 --quit-keys q \
+            --json "$workdir/journal-$side-$run.json" -- sh "$workdir/bulk-roster.sh" \
+            >"$workdir/journal-$side-$run.txt" 2>&1 || { cat "$workdir/journal-$side-$run.txt" >&2; exit 1; }
+    done
+done
+
 "$PYTHON" scripts/bench_report.py "${report[@]}" \
-    --bulk "$workdir/roster-bulk.json" "$workdir/roster-bulk-rest.json" "$workdir/bulk-state/roster/roster.log"
+    --bulk "$workdir/roster-bulk.json" "$workdir/roster-bulk-rest.json" "$workdir/bulk-state/roster/roster.log" \
+    --journal "$workdir/journal-on-state/roster/roster.log" "$workdir/journal-off-state/roster/roster.log"

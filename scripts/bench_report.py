@@ -2,12 +2,15 @@
 """Prints `make bench`'s table from tuibench JSON files: roster against less, measured in one run.
 
 Usage: bench_report.py ROSTER_KEYS.json LESS_KEYS.json ROSTER_SCROLL.json LESS_SCROLL.json [ROSTER_LINE.json]
-                       [--bulk ROSTER_BULK.json ROSTER_BULK_REST.json ROSTER.log]
-       bench_report.py --bulk ROSTER_BULK.json ROSTER_BULK_REST.json ROSTER.log
+                       [--bulk ROSTER_BULK.json ROSTER_BULK_REST.json ROSTER.log] [--journal ON.log OFF.log]
+       bench_report.py --bulk ROSTER_BULK.json ROSTER_BULK_REST.json ROSTER.log [--journal ON.log OFF.log]
 
 --bulk: tuibench's JSON of the bulk measurement (Space x1000, S, y, j during the run), of the
 same keys with no run (the baseline, measured in the same run of the script), and the app's
 log, whose "bulk run finished" lines give each run's wall time and request count.
+
+--journal: the logs of the same run of 1,000 with the change journal on and off (alternating
+runs): the medians of their wall times, and the journal's cost against the 5% target.
 
 ROSTER_LINE.json, when given, is roster's j x300 with "scrolling": "line": printed for
 comparison, with no target.
@@ -122,7 +125,42 @@ def bulk_report(bulk_path, rest_path, log_path):
     return missed
 
 
+def bulk_wall_times(log_path):
+    """The wall time of each bulk run that finished, from the app's log."""
+    times = []
+    with open(log_path, errors="replace") as handle:
+        for line in handle:
+            match = BULK_LINE.search(line)
+            if match and match.group(1) == "finished":
+                times.append(float(match.group(5)))
+    return times
+
+
+def journal_report(on_path, off_path):
+    """The change journal's cost: the same run of 1,000 with the journal on and off,
+    alternating in one bench; the target is at most 5% more wall time."""
+    on, off = bulk_wall_times(on_path), bulk_wall_times(off_path)
+    print(f"\njournal: the bulk run of 1,000 with the change journal on and off, alternating "
+          f"({len(on)} and {len(off)} runs logged)")
+    if not on or not off:
+        print("  a side logged no finished run: see the screen dumps")
+        return ["journal cost"]
+    ratio = median(on) / median(off)
+    met = ratio <= 1.05
+    print(f"  {'wall time, journal on':<28} {median(on):>9.3f} s   (each: {', '.join(f'{t:.3f}' for t in on)})")
+    print(f"  {'wall time, journal off':<28} {median(off):>9.3f} s   (each: {', '.join(f'{t:.3f}' for t in off)})")
+    print(f"  {'journal cost (medians)':<28} {100 * (ratio - 1):>+8.1f} %   {'met' if met else 'MISSED'}: <= +5%")
+    return [] if met else ["journal cost"]
+
+
 def main():
+    journal_args = None
+    if "--journal" in sys.argv:
+        index = sys.argv.index("--journal")
+        journal_args = sys.argv[index + 1:index + 3]
+        del sys.argv[index:index + 3]
+        if len(journal_args) != 2:
+            raise SystemExit(__doc__)
     bulk_args = None
     if "--bulk" in sys.argv:
         index = sys.argv.index("--bulk")
@@ -131,7 +169,7 @@ def main():
         if len(bulk_args) != 3:
             raise SystemExit(__doc__)
     if bulk_args and len(sys.argv) == 1:
-        missed = bulk_report(*bulk_args)
+        missed = bulk_report(*bulk_args) + (journal_report(*journal_args) if journal_args else [])
         print("\nevery target met" if not missed else f"\ntargets missed: {', '.join(missed)}")
         return
     if len(sys.argv) not in (5, 6):
@@ -161,6 +199,8 @@ def main():
               f"(j median {line_median:.2f} ms)")
     if bulk_args:
         missed += bulk_report(*bulk_args)
+    if journal_args:
+        missed += journal_report(*journal_args)
     print("\nevery target met" if not missed else f"\ntargets missed: {', '.join(missed)}")
 
 

@@ -211,6 +211,41 @@ wait_for "left"
 sleep 4                 # a few hundred in, so the bar shows
 shot bulk-progress 120 40 "roster — suspending all users matching a search"
 
+# 7b. Recent changes (U): two users suspended or reactivated one at a time, the users matching
+#     a search suspended as a run, and that run undone; U lists them newest first.
+rm -f "$WORK"/state/roster/journal.sqlite*
+start_server journal
+start_roster 120 40
+wait_for "2,000 users"
+wait_for "1 / 2,000"
+sleep 0.5               # the detail pane follows once the selection rests
+keys S
+wait_for "ed Arthur"         # suspended, or reactivated: S toggles
+keys j j S
+wait_for "3 / 2,000"
+sleep 0.5
+keys /
+tmux -L "$SOCKET" send-keys -t shot -l "example.net"
+keys Enter
+count=$(curl -s -H "Authorization: Bearer $TOKEN" "$URL/api/v1/users?per_page=1&q=example.net" | python3 -c 'import json,sys; print("{:,}".format(json.load(sys.stdin)["data"]["total"]))')
+wait_for "1 / $count "
+keys '*'
+wait_for "$count marked"
+keys S
+wait_for "Suspend "
+keys y
+wait_for " users in "       # "Suspended 250 users in 0.4 s; 124 already suspended"
+keys U
+wait_for "Recent changes"
+keys u
+wait_for "Set back"
+keys y
+wait_for "Esc  Back"
+keys Escape
+wait_for "Runs and changes"
+keys j
+shot recent-changes 120 40 "roster — recent changes (U): undo any change or run"
+
 # 8. A SCIM service: PyPI's scim2-server (make scim-peer), with users as an identity provider
 #    would provision them (titles, phones, enterprise attributes).
 [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null || true

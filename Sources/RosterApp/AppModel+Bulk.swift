@@ -21,6 +21,7 @@ extension AppModel {
     public func notePersonActing() {
         bulkRun?.keysPressed()
         runningImport?.keysPressed()
+        undoRun?.keysPressed()
     }
 
     public func openBulkMenu() {
@@ -141,7 +142,7 @@ extension AppModel {
             showStatus("A bulk run is going: Esc stops it", kind: .warning)
             return
         }
-        var question = action.question(about: subject.fromMarks ? subject.shortLabel : subject.label)
+        var question = action.question(about: subject.fromMarks ? subject.shortLabel : subject.label, canUndo: recorder.journal != nil)
         if let query = list.marks.allMatching, subject.fromMarks {
             question += " Every user matching \(Self.describe(query)), loaded or not."
         }
@@ -157,10 +158,10 @@ extension AppModel {
 
     private func startBulk(_ action: BulkAction, subject: BulkSubject) {
         if subject.fromMarks { list.unmarkAll() }
-        start(BulkRun(action: action, scope: subject.scope, total: subject.count, directory: directory, activity: activity, concurrency: bulkConcurrency))
+        start(BulkRun(action: action, scope: subject.scope, total: subject.count, directory: directory, activity: activity, concurrency: bulkConcurrency, recorder: recorder))
     }
 
-    private func start(_ run: BulkRun) {
+    func start(_ run: BulkRun) {
         bulkSummaryPending = false
         clearStatus() // the progress line takes the status line
         run.onFinish = { [weak self] run in self?.bulkRunFinished(run) }
@@ -180,11 +181,11 @@ extension AppModel {
         remove(.bulkSummary(run))
         guard !targets.isEmpty else {
             if run.findError != nil {
-                start(BulkRun(action: run.action, scope: run.scope, total: run.progress.total, directory: directory, activity: activity, concurrency: bulkConcurrency))
+                start(BulkRun(action: run.action, scope: run.scope, total: run.progress.total, directory: directory, activity: activity, concurrency: bulkConcurrency, recorder: recorder))
             }
             return
         }
-        start(BulkRun(action: run.action, scope: .users(targets), total: targets.count, directory: directory, activity: activity, concurrency: bulkConcurrency))
+        start(BulkRun(action: run.action, scope: .users(targets), total: targets.count, directory: directory, activity: activity, concurrency: bulkConcurrency, recorder: recorder))
     }
 
     private func bulkRunFinished(_ run: BulkRun) {

@@ -82,7 +82,7 @@ extension AppModel {
     }
 
     func showImport(_ plan: ImportPlan) {
-        let model = ImportModel(plan: plan, directory: directory, activity: activity)
+        let model = ImportModel(plan: plan, directory: directory, activity: activity, recorder: recorder)
         model.onFinish = { [weak self] model in
             guard let self else { return }
             if quitsAfterImport {

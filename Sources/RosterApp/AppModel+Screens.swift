@@ -30,6 +30,8 @@ extension AppModel {
             prompt.retry()
         case .picker(let picker):
             picker.retry()
+        case .recentChanges(let model):
+            retryUndoFailures(in: model)
         case .list where mainView == .groups:
             groupsView.retry()
         case .list:
@@ -54,6 +56,7 @@ extension AppModel {
             }
         case .prompt(let prompt): prompt.submit()
         case .picker(let picker): picker.choose()
+        case .recentChanges(let model): model.open()
         case .list:
             commitLine()
         }
@@ -85,6 +88,8 @@ extension AppModel {
             prompt.cancel()
         case .picker(let picker):
             picker.cancel()
+        case .recentChanges(let model):
+            if !model.back() { remove(.recentChanges(model)) }
         case .list:
             cancelLine()
         }

@@ -41,9 +41,13 @@ extension AppModel {
         draft.status = user.status == .suspended ? .active : .suspended
         let verb = draft.status == .suspended ? "Suspended" : "Reactivated"
         let directory = self.directory
+        let recorder = self.recorder
+        let asked = draft
         _ = activity.startLoad { [weak self] in
             do {
-                let saved = try await directory.updateUser(id: user.id, with: draft)
+                let saved = try await recorder.record(.update(user, to: asked), landed: { (.user($0), nil) }) {
+                    try await directory.updateUser(id: user.id, with: asked)
+                }
                 guard let self else { return }
                 showStatus("\(verb) \(saved.name)")
                 list.refresh(selecting: saved.id)
@@ -65,10 +69,11 @@ extension AppModel {
             return
         }
         let directory = self.directory
+        let recorder = self.recorder
         let confirm = ConfirmModel(
-            title: "Delete user", message: "Delete \(user.name) <\(user.email)>? This cannot be undone.",
+            title: "Delete user", message: "Delete \(user.name) <\(user.email)>? \(recorder.journal == nil ? "This cannot be undone." : "U can undo it.")",
             confirmLabel: "Delete", isDestructive: true, activity: activity,
-            action: { try await directory.deleteUser(id: user.id) })
+            action: { try await recorder.record(.delete(user)) { try await directory.deleteUser(id: user.id) } })
         confirm.onFinish = { [weak self, weak confirm] outcome in
             guard let self, let confirm else { return }
             remove(.confirm(confirm))
@@ -81,7 +86,7 @@ extension AppModel {
     }
 
     func makeForm(_ mode: FormMode) -> UserFormModel {
-        let form = UserFormModel(mode: mode, directory: directory, activity: activity, traits: traits)
+        let form = UserFormModel(mode: mode, directory: directory, activity: activity, traits: traits, recorder: recorder)
         form.onSaved = { [weak self, weak form] user in
             guard let self, let form else { return }
             remove(.form(form))

@@ -1,4 +1,5 @@
 import Observation
+import RosterJournal
 import RosterCSV
 import RosterKit
 
@@ -32,6 +33,8 @@ public final class AppModel {
     public internal(set) var line: LineEditor?
     /// The bulk run going on, or the last one until its summary is closed (`AppModel+Bulk`).
     public internal(set) var bulkRun: BulkRun?
+    /// The undo going on, or the last one (AppModel+Journal).
+    public internal(set) var undoRun: UndoRun?
     /// The last run ended with failures while something else was on top: `b` shows its summary.
     public internal(set) var bulkSummaryPending = false
     /// The columns an export writes (the `exportColumns` setting).
@@ -48,6 +51,9 @@ public final class AppModel {
 
     /// The one directory every model reads and writes through.
     @ObservationIgnored let directory: any Directory
+    /// Where every write is journalled (AppModel+Journal); `.none` until the front end opens
+    /// the journal.
+    @ObservationIgnored public var recorder = ChangeRecorder.none
     /// Where `y` puts text: the terminal's clipboard (OSC 52); nil where there is none.
     @ObservationIgnored let clipboard: (any Clipboard)?
     /// The group lookup of the filter line in flight.
@@ -124,6 +130,7 @@ public final class AppModel {
         case .confirm(let confirm): if case .failed = confirm.phase { true } else { false }
         case .form(let form): if case .failed = form.submission { true } else { false }
         case .help, .choice, .importer: false
+        case .recentChanges(let model): !model.failuresToRetry.isEmpty
         case .export(let export): export.canRetry
         case .bulkSummary(let run): !run.failures.isEmpty || run.findError != nil
         case .prompt(let prompt): prompt.phase.isFailed

@@ -1,5 +1,6 @@
 import Observation
 import RosterCSV
+import RosterJournal
 import RosterKit
 
 /// Importing users from a CSV file: a preview of every row, checked before anything is
@@ -44,13 +45,17 @@ public final class ImportModel {
     @ObservationIgnored public var onFinish: (@MainActor (ImportModel) -> Void)?
 
     @ObservationIgnored private let directory: any Directory
+    /// Each create is journalled, in the import's own journal run.
+    @ObservationIgnored private let recorder: ChangeRecorder
     @ObservationIgnored private let activity: Activity
     @ObservationIgnored private let runner: Runner
     @ObservationIgnored private var work: TrackedTask?
     /// Lines whose create is on its way: if Roster quits now, their outcome is not known.
     @ObservationIgnored private var inFlightLines = Set<Int>()
 
-    init(plan: ImportPlan, directory: any Directory, activity: Activity, concurrency: Int = ImportModel.defaultConcurrency) {
+    init(plan: ImportPlan, directory: any Directory, activity: Activity, concurrency: Int = ImportModel.defaultConcurrency,
+         recorder: ChangeRecorder = .none) {
+        self.recorder = recorder
         self.plan = plan
         self.directory = directory
         self.activity = activity
@@ -103,11 +108,14 @@ public final class ImportModel {
     private func run() async {
         let directory = self.directory
         let plan = self.plan
+        let recorder = self.recorder
+        let name = plan.path.split(separator: "/").last.map(String.init) ?? plan.path
+        let runID = await runner.openJournalRun(recorder, what: "Importing \(name)", count: plan.validCount, plan: nil, undoes: nil)
         await runner.run(plan.validRows, perform: { row in
             guard let draft = row.draft else {
                 return (.failed(ImportOutcome(line: row.line, email: row.email, kind: .invalid(reason: row.problem ?? ""))), 0)
             }
-            return await Self.send(row, draft: draft, key: plan.idempotencyKey(for: row), to: directory)
+            return await Self.send(row, draft: draft, key: plan.idempotencyKey(for: row), to: directory, recorder: recorder, runID: runID)
         }, giveUp: { row, error in
             ImportOutcome(line: row.line, email: row.email, kind: .failed(reason: error.reason))
         }, willSend: { [weak self] row in
@@ -164,7 +172,8 @@ public final class ImportModel {
     /// One row: looked up by email first (there already: skipped), else created with the
     /// row's own key. A 409 means someone made the email meanwhile: skipped too. A 429 goes
     /// back to the runner, which holds every create for the wait and sends this one again.
-    nonisolated static func send(_ row: ImportRow, draft: UserDraft, key: String, to directory: any Directory) async -> (step: Runner.Step, requests: Int) {
+    nonisolated static func send(_ row: ImportRow, draft: UserDraft, key: String, to directory: any Directory,
+                                 recorder: ChangeRecorder = .none, runID: String? = nil) async -> (step: Runner.Step, requests: Int) {
         func outcome(_ kind: ImportOutcome.Kind) -> ImportOutcome { ImportOutcome(line: row.line, email: row.email, kind: kind) }
         var requests = 1
         do {
@@ -172,7 +181,9 @@ public final class ImportModel {
                 return (.unchanged(outcome(.alreadyExists(id: existing.id))), requests)
             }
             requests += 1
-            let user = try await directory.createUser(draft, idempotencyKey: key)
+            let user = try await recorder.record(.create(draft), run: runID, landed: { (.user($0), $0.id) }) {
+                try await directory.createUser(draft, idempotencyKey: key)
+            }
             return (.changed(outcome(.created(id: user.id))), requests)
         } catch let error as APIError {
             switch error {

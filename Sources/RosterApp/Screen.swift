@@ -18,6 +18,8 @@ public enum Screen {
     case prompt(PromptModel)
     /// Something to choose by name: a user for a group, a group for a user (AppModel+Groups).
     case picker(PickerModel)
+    /// `U`: the recent changes and runs, and undo (AppModel+Journal).
+    case recentChanges(RecentChangesModel)
 }
 
 /// What the base layer shows under the stacked screens: the users or the groups.
@@ -40,6 +42,7 @@ extension Screen: Equatable {
         case (.importer(let a), .importer(let b)): a === b
         case (.prompt(let a), .prompt(let b)): a === b
         case (.picker(let a), .picker(let b)): a === b
+        case (.recentChanges(let a), .recentChanges(let b)): a === b
         default: false
         }
     }

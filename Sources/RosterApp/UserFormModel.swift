@@ -1,4 +1,5 @@
 import Observation
+import RosterJournal
 import RosterKit
 
 /// The create and edit form. Validation is `UserValidation`, the server's own rules, so the
@@ -41,6 +42,8 @@ public final class UserFormModel {
     @ObservationIgnored public var onConflict: (@MainActor (EditConflict) -> Void)?
 
     @ObservationIgnored private let directory: any Directory
+    /// A save is journalled (create, or an edit with its values before).
+    @ObservationIgnored private let recorder: ChangeRecorder
     @ObservationIgnored private let activity: Activity
     @ObservationIgnored private var initial: (name: String, email: String, userName: String, role: Role, status: Status)
     @ObservationIgnored private var userNameFollowsEmail: Bool
@@ -50,9 +53,11 @@ public final class UserFormModel {
     /// its key and a server that replays keys creates the user once.
     @ObservationIgnored private var idempotencyKey = IdempotencyKey.make()
 
-    public init(mode: FormMode, directory: any Directory, activity: Activity, traits: DirectoryTraits = .rosterAPI) {
+    public init(mode: FormMode, directory: any Directory, activity: Activity, traits: DirectoryTraits = .rosterAPI,
+                recorder: ChangeRecorder = .none) {
         self.mode = mode
         self.directory = directory
+        self.recorder = recorder
         self.activity = activity
         switch mode {
         case .create:
@@ -274,11 +279,18 @@ public final class UserFormModel {
         if !serverErrors.isEmpty { serverErrors = [:] }
         let mode = self.mode
         let directory = self.directory
+        let recorder = self.recorder
         _ = activity.startLoad { [weak self] in
             do {
                 let user: User = switch mode {
-                case .create: try await directory.createUser(draft, idempotencyKey: idempotencyKey)
-                case .edit(let original): try await directory.updateUser(id: original.id, with: draft)
+                case .create:
+                    try await recorder.record(.create(draft), landed: { (.user($0), $0.id) }) {
+                        try await directory.createUser(draft, idempotencyKey: idempotencyKey)
+                    }
+                case .edit(let original):
+                    try await recorder.record(.update(original, to: draft), landed: { (.user($0), nil) }) {
+                        try await directory.updateUser(id: original.id, with: draft)
+                    }
                 }
                 self?.saved(user)
             } catch {

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import RosterApp
+import RosterJournal
 import RosterKit
 import RosterServer
 import RosterTUI
@@ -45,6 +46,10 @@ struct Launcher {
         // 1,000 fell from 1.69 to 1.27 ms, the run's rate from 654 to 528 users a second).
         if first.isEmbedded { options.bulkConcurrency = 2 }
         options.headerColor = settings.color
+        options.journal = openJournal(logger: logger)
+        // A name that stays the same from one start to the next (the embedded server's port
+        // does not), so an interrupted run is offered again on the same connection.
+        options.connectionName = settings.profile ?? settings.server?.absoluteString ?? "embedded \(settings.database)"
         let exitCode: Int32
         do {
             exitCode = try await TerminalApp.run(
@@ -57,6 +62,31 @@ struct Launcher {
         logger.info("roster stopping (exit \(exitCode))")
         await opener.shutdown()
         return exitCode
+    }
+
+    /// The change journal, pruned in the background to the settings' days and entries. One
+    /// that cannot be opened is logged and the app goes on without it: U says so.
+    private func openJournal(logger: Logger) -> ChangeJournal? {
+        guard let path = settings.journalFile else { return nil }
+        let journal: ChangeJournal
+        do {
+            journal = try ChangeJournal(path: path)
+        } catch {
+            logger.error("the change journal \(path) cannot be opened, so nothing is journalled and U cannot undo: \(error)")
+            return nil
+        }
+        let cutoff = Date().addingTimeInterval(-Double(settings.journalDays) * 86_400)
+        let maximum = settings.journalEntries
+        let days = settings.journalDays
+        Task.detached(priority: .background) {
+            do {
+                let removed = try await journal.prune(before: cutoff, maximumEntries: maximum)
+                if removed > 0 { logger.info("journal: pruned \(removed) entries (older than \(days) days or beyond \(maximum))") }
+            } catch {
+                logger.error("journal: pruning failed: \(error)")
+            }
+        }
+        return journal
     }
 
     /// The `C` picker's profiles, when the settings file has any and one of them is open as

@@ -17,7 +17,8 @@ struct RosterCommand: AsyncParsableCommand {
             Config/roster.json in the source tree documents every setting). \
             Logs go to $XDG_STATE_HOME/roster/roster.log, never to the terminal. Press ? in the app for every key.
             """,
-        version: RosterVersion.current)
+        version: RosterVersion.current,
+        subcommands: [JournalCommand.self])
 
     @Option(name: .long, help: ArgumentHelp(
         "The user API server, e.g. https://users.example.com/roster/, or an LDAP directory, ldaps://host or ldap://host (StartTLS) (env ROSTER_SERVER).",

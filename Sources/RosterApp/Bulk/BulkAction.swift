@@ -104,13 +104,14 @@ public enum BulkAction: Sendable, Equatable {
     }
 
     /// The question about `users` ("1,000 users", "Ana Silva <ana@example.com>"): "Suspend
-    /// 1,000 users?", "Add 3 users to Sales?".
-    public func question(about users: String) -> String {
+    /// 1,000 users?", "Add 3 users to Sales?". With a journal (`canUndo`), a delete says that
+    /// `U` can take it back.
+    public func question(about users: String, canUndo: Bool = false) -> String {
         switch self {
         case .setRole(let role): "Make \(users) \(role.rawValue)?"
         case .addToGroup(let group): "Add \(users) to \(group.name)?"
         case .removeFromGroup(let group): "Remove \(users) from \(group.name)?"
-        case .delete: "Delete \(users)? This cannot be undone."
+        case .delete: canUndo ? "Delete \(users)? U can undo it." : "Delete \(users)? This cannot be undone."
         case .resetPassword(let reset):
             "Give \(users) the password just typed?" + (reset.mustChange ? " They must change it at the next logon." : "")
         default: "\(verb) \(users)?"
@@ -166,5 +167,39 @@ struct BulkTarget: Sendable, Equatable {
 /// Who a run acts on: users known by the app, or every user of a query but some.
 enum BulkScope: Sendable, Equatable {
     case users([BulkTarget])
+    /// Users known by id only (an interrupted run being finished): each is read first.
+    case ids([String])
     case allMatching(Marks.Query, except: Set<String>)
+}
+
+extension BulkAction {
+    /// The action as a journal run's plan keeps it ("suspend", "setRole:admin",
+    /// "addToGroup:<id>:<name>"), so an interrupted run can be finished; nil for a password
+    /// reset, whose password is never kept.
+    var journalName: String? {
+        switch self {
+        case .suspend: "suspend"
+        case .reactivate: "reactivate"
+        case .setRole(let role): "setRole:\(role.rawValue)"
+        case .addToGroup(let group): "addToGroup:\(group.id):\(group.name)"
+        case .removeFromGroup(let group): "removeFromGroup:\(group.id):\(group.name)"
+        case .delete: "delete"
+        case .unlock: "unlock"
+        case .resetPassword: nil
+        }
+    }
+
+    init?(journalName: String) {
+        let parts = journalName.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+        switch parts[0] {
+        case "suspend": self = .suspend
+        case "reactivate": self = .reactivate
+        case "setRole" where parts.count == 2: self = .setRole(Role(rawValue: parts[1]))
+        case "addToGroup" where parts.count == 3: self = .addToGroup(GroupReference(id: parts[1], name: parts[2]))
+        case "removeFromGroup" where parts.count == 3: self = .removeFromGroup(GroupReference(id: parts[1], name: parts[2]))
+        case "delete": self = .delete
+        case "unlock": self = .unlock
+        default: return nil
+        }
+    }
 }

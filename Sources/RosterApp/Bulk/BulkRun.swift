@@ -1,4 +1,5 @@
 import Observation
+import RosterJournal
 import RosterKit
 
 /// One bulk action over many users: first, for "all matching", reading who they are page by
@@ -48,19 +49,25 @@ public final class BulkRun {
 
     @ObservationIgnored let scope: BulkScope
     @ObservationIgnored private let directory: any Directory
+    /// Each user's write is journalled here, in the run's own journal run.
+    @ObservationIgnored private let recorder: ChangeRecorder
     @ObservationIgnored private let activity: Activity
     @ObservationIgnored private let runner: Runner
     @ObservationIgnored private var liveFailures: [BulkFailure] = []
     @ObservationIgnored private var work: TrackedTask?
 
     init(action: BulkAction, scope: BulkScope, total: Int, directory: any Directory, activity: Activity,
-         concurrency: Int = BulkRun.concurrency) {
+         concurrency: Int = BulkRun.concurrency, recorder: ChangeRecorder = .none) {
         self.action = action
         self.scope = scope
         self.directory = directory
+        self.recorder = recorder
         self.activity = activity
         runner = WorkRunner(progress: WorkProgress(total: total), concurrency: concurrency, activity: activity)
-        if case .allMatching = scope { phase = .finding } else { phase = .running }
+        switch scope {
+        case .allMatching, .ids: phase = .finding
+        case .users: phase = .running
+        }
         runner.onPublish = { [weak self] in
             guard let self, failures.count != liveFailures.count else { return }
             failures = liveFailures
@@ -128,6 +135,8 @@ public final class BulkRun {
         switch scope {
         case .users(let users):
             targets = users
+        case .ids(let ids):
+            targets = await read(ids)
         case .allMatching(let query, let except):
             do {
                 targets = try await find(query, except: except)
@@ -140,8 +149,12 @@ public final class BulkRun {
         if !runner.isStopping { phase = .running }
         let action = self.action
         let directory = self.directory
+        let recorder = self.recorder
+        let runID = await runner.openJournalRun(
+            recorder, what: action.progressive, count: targets.count,
+            plan: action.journalName.map { JournalPlan(action: $0, userIDs: targets.map(\.id)) }, undoes: nil)
         await runner.run(targets, perform: { target in
-            await Self.perform(action, on: target, directory: directory)
+            await Self.perform(action, on: target, directory: directory, recorder: recorder, runID: runID)
         }, giveUp: { _, error in error }, record: { [weak self] target, step in
             if case .failed(let error?) = step { self?.liveFailures.append(BulkFailure(user: target.user, error: error)) }
         })
@@ -167,6 +180,25 @@ public final class BulkRun {
         return found
     }
 
+    /// Each user by id, as the server has them now; one that is gone is left out (nothing
+    /// to do), one that cannot be read fails as its write would.
+    private func read(_ ids: [String]) async -> [BulkTarget] {
+        var found: [BulkTarget] = []
+        for id in ids where !runner.isStopping {
+            runner.live.requests += 1
+            do {
+                found.append(BulkTarget(user: try await directory.user(id: id), isFresh: true))
+            } catch APIError.notFound {
+                continue
+            } catch {
+                let placeholder = User(id: id, name: id, email: "", role: .member, status: .active, createdAt: .distantPast, updatedAt: .distantPast)
+                liveFailures.append(BulkFailure(user: placeholder, error: APIError.shown(for: error) ?? .transportFailed("cancelled")))
+            }
+            runner.live.found = found.count
+        }
+        return found
+    }
+
     private func finish() {
         wasStopped = runner.isStopping
         notStarted = runner.notStarted
@@ -182,7 +214,7 @@ public final class BulkRun {
     /// Applies `action` to one user, off the main actor; returns what happened and how many
     /// requests it took.
     nonisolated static func perform(
-        _ action: BulkAction, on target: BulkTarget, directory: any Directory
+        _ action: BulkAction, on target: BulkTarget, directory: any Directory, recorder: ChangeRecorder = .none, runID: String? = nil
     ) async -> (Outcome, Int) {
         var requests = 0
         do {
@@ -197,11 +229,15 @@ public final class BulkRun {
                 }
                 guard let draft = action.applied(to: user) else { return (.unchanged(nil), requests) }
                 requests += 1
-                _ = try await directory.updateUser(id: target.id, with: draft)
+                _ = try await recorder.record(.update(user, to: draft), run: runID) {
+                    try await directory.updateUser(id: target.id, with: draft)
+                }
             case .delete:
                 requests += 1
                 do {
-                    try await directory.deleteUser(id: target.id)
+                    try await recorder.record(.delete(target.user), run: runID) {
+                        try await directory.deleteUser(id: target.id)
+                    }
                 } catch APIError.notFound {
                     return (.unchanged(nil), requests) // gone already: what was asked
                 }
@@ -210,18 +246,25 @@ public final class BulkRun {
                 if case .addToGroup = action {
                     if target.isFresh, isMember { return (.unchanged(nil), requests) }
                     requests += 1
-                    try await directory.addMember(target.id, to: group.id)
+                    try await recorder.record(.membership(target.user, group, adding: true), run: runID) {
+                        try await directory.addMember(target.id, to: group.id)
+                    }
                 } else {
                     if target.isFresh, !isMember { return (.unchanged(nil), requests) }
                     requests += 1
-                    try await directory.removeMember(target.id, from: group.id)
+                    try await recorder.record(.membership(target.user, group, adding: false), run: runID) {
+                        try await directory.removeMember(target.id, from: group.id)
+                    }
                 }
             case .resetPassword(let reset):
                 requests += 1
-                try await directory.resetPassword(id: target.id, to: reset.password, mustChange: reset.mustChange)
+                try await recorder.record(.resetPassword(target.user), run: runID) {
+                    try await directory.resetPassword(id: target.id, to: reset.password, mustChange: reset.mustChange)
+                }
             case .unlock:
                 requests += 1
-                guard try await directory.unlock(id: target.id) else { return (.unchanged(nil), requests) }
+                let unlocked = try await recorder.record(.unlock(target.user), run: runID) { try await directory.unlock(id: target.id) }
+                guard unlocked else { return (.unchanged(nil), requests) }
             }
             return (.changed(nil), requests)
         } catch let error as APIError {

@@ -79,10 +79,14 @@ extension AppModel {
     public func newGroup() {
         guard groupsIdle, hasGroups else { return }
         let directory = self.directory
+        let recorder = self.recorder
         let prompt = PromptModel(
             title: "New group", label: "Name", submitLabel: "Create", activity: activity, check: Self.nameProblem
         ) { [weak self] name, key in
-            let group = try await directory.createGroup(GroupDraft(name: name), idempotencyKey: key)
+            let write = ChangeRecorder.Write(kind: .group, objectID: "", label: name, action: .createGroup)
+            let group = try await recorder.record(write, landed: { (.group($0), $0.id) }) {
+                try await directory.createGroup(GroupDraft(name: name), idempotencyKey: key)
+            }
             self?.showStatus("Created \(group.name)")
             self?.groupsView.refresh(selecting: group.id)
         }
@@ -93,11 +97,18 @@ extension AppModel {
     public func renameSelectedGroup() {
         guard groupsIdle, let group = selectedGroupOrSay() else { return }
         let directory = self.directory
+        let recorder = self.recorder
         let prompt = PromptModel(
             title: "Rename \(group.name)", label: "Name", text: group.name, submitLabel: "Rename", activity: activity,
             check: Self.nameProblem
         ) { [weak self] name, _ in
-            let renamed = try await directory.renameGroup(id: group.id, to: GroupDraft(name: name))
+            var after = group
+            after.name = name
+            let write = ChangeRecorder.Write(kind: .group, objectID: group.id, label: group.name, action: .renameGroup,
+                                             before: .group(group), after: .group(after))
+            let renamed = try await recorder.record(write, landed: { (.group($0), nil) }) {
+                try await directory.renameGroup(id: group.id, to: GroupDraft(name: name))
+            }
             self?.showStatus("Renamed \(group.name) to \(renamed.name)")
             self?.groupsView.groups.replace(renamed)
             // Members show their groups by name: the user list and detail pane read them again.
@@ -115,10 +126,13 @@ extension AppModel {
         default: "Its \(CountFormat.grouped(group.memberCount)) members stay users."
         }
         let directory = self.directory
+        let recorder = self.recorder
+        let write = ChangeRecorder.Write(kind: .group, objectID: group.id, label: group.name, action: .deleteGroup, before: .group(group))
         let confirm = ConfirmModel(
-            title: "Delete group", message: "Delete the group \(group.name)? \(members) This cannot be undone.",
+            title: "Delete group",
+            message: "Delete the group \(group.name)? \(members) \(recorder.journal == nil ? "This cannot be undone." : "U can make it again, without its members.")",
             confirmLabel: "Delete", isDestructive: true, activity: activity,
-            action: { try await directory.deleteGroup(id: group.id) })
+            action: { try await recorder.record(write) { try await directory.deleteGroup(id: group.id) } })
         confirm.onFinish = { [weak self, weak confirm] outcome in
             guard let self, let confirm else { return }
             remove(.confirm(confirm))
@@ -137,6 +151,7 @@ extension AppModel {
     public func addMemberToSelectedGroup() {
         guard groupsIdle, let group = selectedGroupOrSay() else { return }
         let directory = self.directory
+        let recorder = self.recorder
         let picker = PickerModel(
             title: "Add to \(group.name)", label: "User", actionLabel: "Add", activity: activity,
             search: { text in
@@ -145,7 +160,8 @@ extension AppModel {
                 }
             },
             action: { [weak self] choice in
-                let changed = try await directory.addMember(choice.id, to: group.id)
+                let write = ChangeRecorder.Write.membership(userID: choice.id, label: "\(choice.title) <\(choice.detail)>", group.reference, adding: true)
+                let changed = try await recorder.record(write) { try await directory.addMember(choice.id, to: group.id) }
                 self?.membershipChanged(changed, status: "Added \(choice.title) to \(changed.name)", user: choice.id)
             })
         present(picker)
@@ -159,11 +175,14 @@ extension AppModel {
             return
         }
         let directory = self.directory
+        let recorder = self.recorder
         let confirm = ConfirmModel(
             title: "Remove from group", message: "Take \(user.name) <\(user.email)> out of \(group.name)? They stay a user.",
             confirmLabel: "Remove", activity: activity,
             action: { [weak self] in
-                let changed = try await directory.removeMember(user.id, from: group.id)
+                let changed = try await recorder.record(.membership(user, group.reference, adding: false)) {
+                    try await directory.removeMember(user.id, from: group.id)
+                }
                 self?.membershipChanged(changed, status: "Removed \(user.name) from \(changed.name)", user: user.id)
             })
         confirm.onFinish = { [weak self, weak confirm] _ in
@@ -187,13 +206,17 @@ extension AppModel {
             return
         }
         let directory = self.directory
+        let recorder = self.recorder
         let picker = PickerModel(
             title: "Add \(user.name) to a group", label: "Group", actionLabel: "Add", activity: activity,
             search: { text in
                 try await directory.groups(named: text, limit: PickerModel.limit).map { PickerModel.Choice(id: $0.id, title: $0.name) }
             },
             action: { [weak self] choice in
-                let changed = try await directory.addMember(user.id, to: choice.id)
+                let group = GroupReference(id: choice.id, name: choice.title)
+                let changed = try await recorder.record(.membership(user, group, adding: true)) {
+                    try await directory.addMember(user.id, to: choice.id)
+                }
                 self?.membershipChanged(changed, status: "Added \(user.name) to \(changed.name)", user: user.id)
             })
         present(picker)
@@ -213,6 +236,7 @@ extension AppModel {
         }
         let theirs = user.groups
         let directory = self.directory
+        let recorder = self.recorder
         let picker = PickerModel(
             title: "Remove \(user.name) from a group", label: "Group", actionLabel: "Remove", activity: activity,
             search: { text in
@@ -220,7 +244,10 @@ extension AppModel {
                     .map { PickerModel.Choice(id: $0.id, title: $0.name) }
             },
             action: { [weak self] choice in
-                let changed = try await directory.removeMember(user.id, from: choice.id)
+                let group = GroupReference(id: choice.id, name: choice.title)
+                let changed = try await recorder.record(.membership(user, group, adding: false)) {
+                    try await directory.removeMember(user.id, from: choice.id)
+                }
                 self?.membershipChanged(changed, status: "Removed \(user.name) from \(changed.name)", user: user.id)
             })
         present(picker)

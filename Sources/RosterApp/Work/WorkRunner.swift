@@ -1,4 +1,5 @@
 import Observation
+import RosterJournal
 import RosterKit
 
 /// Runs many independent requests, a few at a time, for every long job that writes: a bulk
@@ -10,6 +11,10 @@ import RosterKit
 /// - a key holds new requests for `keyGrace`, so the person comes first on shared cores;
 /// - `stop()` (Esc) starts no new request; the ones in flight finish and are counted;
 /// - the progress the screen sees moves at most every `progressInterval`.
+///
+/// A job that writes opens a journal run first (`openJournalRun`): its items' writes carry
+/// the run's id, and the runner closes the run when it ends (done or stopped). A run the app
+/// never closed (a crash) is found at the next start (`ChangeJournal.markInterrupted`).
 ///
 /// No item is sent twice by the runner except after a 429. What an item means (a user to
 /// suspend, a row to create) and what its answer was (`Result`) are the job's: it sends the
@@ -56,6 +61,8 @@ final class WorkRunner<Item: Sendable, Result: Sendable> {
     @ObservationIgnored var live: WorkProgress
 
     @ObservationIgnored let concurrency: Int
+    /// The journal run open for this job, closed when `run` returns.
+    @ObservationIgnored private(set) var journalRun: (journal: ChangeJournal, id: String)?
     @ObservationIgnored private let activity: Activity
     @ObservationIgnored private var queue: [Item] = []
     @ObservationIgnored private var nextIndex = 0
@@ -102,7 +109,25 @@ final class WorkRunner<Item: Sendable, Result: Sendable> {
         endPause()
         notStarted = requeued.count + max(0, queue.count - nextIndex)
         job = nil
+        if let (journal, id) = journalRun {
+            journalRun = nil
+            try? await journal.finishRun(id, state: isStopping ? .stopped : .done)
+        }
         publish(now: true)
+    }
+
+    /// Opens the journal run this job's writes go in, and returns its id for them; nil when
+    /// there is no journal (or it could not be written: then each write says so as it fails).
+    func openJournalRun(_ recorder: ChangeRecorder, what: String, count: Int, plan: JournalPlan?, undoes: String?) async -> String? {
+        guard let journal = recorder.journal else { return nil }
+        let run = JournalRun(connection: recorder.connection, what: what, count: count, undoes: undoes, plan: plan)
+        do {
+            try await journal.startRun(run)
+        } catch {
+            return nil
+        }
+        journalRun = (journal, run.id)
+        return run.id
     }
 
     /// Esc: no new requests; the ones in flight finish and are counted.

@@ -42,6 +42,8 @@ enum KeyBindings {
             case .escape, .enter, .character("q"): model.close()
             default: break
             }
+        case .recentChanges(let changes):
+            recentChanges(key, changes: changes, model: model)
         }
     }
 
@@ -71,6 +73,7 @@ enum KeyBindings {
         case .character("S"): model.toggleSuspended()
         case .character("P"): model.startPasswordReset()
         case .character("L"): model.startUnlock()
+        case .character("U"): model.openRecentChanges()
         case .character("n"): model.newUser()
         case .character("e"), .enter: model.editSelected()
         case .character("d"), .delete: model.deleteSelected()
@@ -245,6 +248,8 @@ enum KeyBindings {
             return [Hint("Enter", prompt.submitLabel), Hint("Esc", "Cancel"), Hint("Ctrl-U", "Clear")]
         case .picker(let picker):
             return [Hint("Enter", picker.actionLabel), Hint("↑↓", "Choose"), Hint("Esc", "Cancel")]
+        case .recentChanges(let changes):
+            return recentChangesHints(changes)
         }
     }
 }

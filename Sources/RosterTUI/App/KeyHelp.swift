@@ -62,6 +62,13 @@ public enum KeyHelp {
             Hint("Esc", "During a run: stop after those in flight"),
             Hint("r (summary)", "Retry just the failures"),
         ]),
+        HelpSection(title: "Recent changes and undo", entries: [
+            Hint("U", "Recent changes and runs"),
+            Hint("Enter", "A run's users"),
+            Hint("u", "Undo the change or run (asks first)"),
+            Hint("o (summary)", "Set back conflicts anyway"),
+            Hint("P", "Kept without the password: no undo"),
+        ]),
         // On the marked users, or the selected one.
         HelpSection(title: helpDeskTitle, entries: [
             Hint(resetKey, "Reset the password (typed twice, unseen)"),

@@ -101,6 +101,9 @@ final class ScreenRenderer {
                 ImportView.draw(presenter.importContent(model, visible: model.visibleRowCount), layout: layout, on: canvas)
             case .prompt(let prompt): FormView.draw(presenter.form(prompt), layout: layout, on: canvas)
             case .picker(let picker): PickerView.draw(presenter.picker(picker), layout: layout, on: canvas)
+            case .recentChanges(let changes):
+                changes.visibleRowCount = RecentChangesView.visibleRows(in: layout)
+                RecentChangesView.draw(presenter.recentChanges(changes, visible: changes.visibleRowCount), layout: layout, on: canvas)
             }
         }
         if let connectionPicker {

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import RosterApp
 import RosterCSV
+import RosterJournal
 import RosterKit
 
 /// Runs Roster in the real terminal until the person quits or a signal ends it, and always
@@ -22,6 +23,10 @@ public enum TerminalApp {
         public var headerColor: Theme.Color?
         /// Requests a bulk run sends at once.
         public var bulkConcurrency = BulkRun.concurrency
+        /// Where every write is journalled (nil: the settings turn the journal off, or it
+        /// could not be opened), and the name the first connection's entries carry.
+        public var journal: ChangeJournal?
+        public var connectionName = ""
 
         public init(
             serverLabel: String, pageSize: Int = UserQuery.defaultPerPage, colorMode: Terminal.ColorMode = .auto,
@@ -47,25 +52,27 @@ public enum TerminalApp {
         let terminal = try Terminal.start(colorMode: options.colorMode, mouse: options.mouse, headerColor: options.headerColor)
         logger.info("terminal \(terminal.size.columns)x\(terminal.size.rows), colour \(terminal.usesColor)")
         let clipboard = TerminalClipboard(terminal: terminal)
-        let makeModel = { (directory: any Directory, bulkConcurrency: Int) in
+        let makeModel = { (directory: any Directory, bulkConcurrency: Int, connection: String) in
             let model = AppModel(directory: directory, perPage: options.pageSize, scrollStyle: options.scrollStyle, clipboard: clipboard)
+            model.recorder = ChangeRecorder(journal: options.journal, connection: connection)
             // An administrator's record of what a bulk run did, and how fast (make bench reads it).
             model.onBulkRunFinished = { run in logger.notice("\(run.logLine)") }
             model.exportColumns = options.exportColumns
             model.bulkConcurrency = bulkConcurrency
             return model
         }
-        let model = makeModel(directory, options.bulkConcurrency)
+        let model = makeModel(directory, options.bulkConcurrency, options.connectionName)
         let controller = AppController(model: model, canvas: terminal.canvas, serverLabel: options.serverLabel) { [weak terminal] in
             terminal?.present()
         }
         if let connections {
             controller.enableConnections(connections.catalog, current: connections.current, label: options.serverLabel) { opened in
                 logger.info("connection opened: \(opened.label)")
-                return makeModel(opened.directory, opened.bulkConcurrency)
+                return makeModel(opened.directory, opened.bulkConcurrency, opened.label)
             }
         }
         controller.start()
+        model.offerInterruptedRuns()
         let draftFile = options.draftFile.map(DraftFile.init)
         if let draftFile, let draft = draftFile.read(logger: logger) {
             model.offerRestore(draft) { _ in draftFile.remove() }

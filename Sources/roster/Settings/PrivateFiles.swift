@@ -15,8 +15,9 @@ enum PrivateFiles {
     static func paths(of settings: Settings, environment: [String: String]) -> (folders: [String], files: [String]) {
         let paths = Paths(environment: environment)
         let database = [settings.database, settings.database + "-wal", settings.database + "-shm"]
+        let journal = settings.journalFile.map { [$0, $0 + "-wal", $0 + "-shm"] } ?? []
         return ([paths.dataFolder, paths.stateFolder, paths.configFolder],
-                database + [settings.logFile, settings.draftFile, paths.configFile])
+                database + journal + [settings.logFile, settings.draftFile, paths.configFile])
     }
 
     /// Takes group and others' access away from those that have it: folders to 0700, files

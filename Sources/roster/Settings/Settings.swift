@@ -31,6 +31,11 @@ struct Settings: Equatable {
     var logFile: String
     /// Where a changed form is kept when a signal stops the app (always the state directory).
     var draftFile = ""
+    /// The change journal; nil when the settings turn it off.
+    var journalFile: String?
+    /// Kept this many days, and at most `journalEntries` entries (the oldest go first).
+    var journalDays = 90
+    var journalEntries = 100_000
     var logLevel: Logger.Level = .info
     var database: String
     var seedUsers = 500
@@ -78,6 +83,15 @@ struct Settings: Equatable {
                                 database: connection.embedded?.database.map(paths.expand) ?? paths.database)
         settings.profile = profile
         settings.draftFile = paths.draftFile
+        settings.journalFile = file.journal == false ? nil : paths.journalFile
+        if let days = file.journalDays {
+            guard days >= 1 else { throw SettingsError("journalDays must be at least 1, not \(days).") }
+            settings.journalDays = days
+        }
+        if let entries = file.journalEntries {
+            guard entries >= 100 else { throw SettingsError("journalEntries must be at least 100, not \(entries).") }
+            settings.journalEntries = entries
+        }
         if let color = connection.color {
             guard let parsed = Theme.Color.named(color) else {
                 throw SettingsError("color must be one of \(Theme.Color.names.joined(separator: ", ")), not “\(color)”.")

@@ -14,13 +14,16 @@ struct SettingsFile: Decodable, Equatable {
     var exportColumns: [String]?
     var logFile: String?
     var logLevel: String?
+    var journal: Bool?
+    var journalDays: Int?
+    var journalEntries: Int?
     /// Named connections (profiles), each with the keys of `ConnectionSettings`.
     var connections: [String: ConnectionSettings] = [:]
     /// The profile opened when neither --profile nor ROSTER_PROFILE names one.
     var defaultProfile: String?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case colors, mouse, scrolling, exportColumns, logFile, logLevel, connections
+        case colors, mouse, scrolling, exportColumns, logFile, logLevel, connections, journal, journalDays, journalEntries
         case defaultProfile = "default"
     }
 
@@ -39,6 +42,9 @@ struct SettingsFile: Decodable, Equatable {
         exportColumns = try container.decodeIfPresent([String].self, forKey: .exportColumns)
         logFile = try container.decodeIfPresent(String.self, forKey: .logFile)
         logLevel = try container.decodeIfPresent(String.self, forKey: .logLevel)
+        journal = try container.decodeIfPresent(Bool.self, forKey: .journal)
+        journalDays = try container.decodeIfPresent(Int.self, forKey: .journalDays)
+        journalEntries = try container.decodeIfPresent(Int.self, forKey: .journalEntries)
         defaultProfile = try container.decodeIfPresent(String.self, forKey: .defaultProfile)
         let hasConnections = try container.contains(.connections) ? !container.decodeNil(forKey: .connections) : false
         if hasConnections {
