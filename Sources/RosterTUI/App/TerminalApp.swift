@@ -71,7 +71,8 @@ public enum TerminalApp {
             model.offerRestore(draft) { _ in draftFile.remove() }
             controller.render()
         }
-        for await events in terminal.events {
+        for await wake in terminal.wakes {
+            let events = terminal.events(for: wake)
             if events.contains(.suspend) {
                 terminal.suspend()
             }
