@@ -82,6 +82,7 @@ public enum TerminalApp {
                 terminal.invalidate()
                 controller.render()
             }
+            if wake == .input { terminal.inputHandled() }
             if !keepGoing { break }
         }
         terminal.restore()

@@ -99,14 +99,12 @@ public final class Terminal {
     /// the main actor's queue.
     var wakes: AsyncStream<InputThread.Wake> { input.wakes }
 
-    /// The events of one wake-up: every key waiting (then the input thread may poll again),
-    /// or what a signal means.
+    /// The events of one wake-up: every key waiting, or what a signal means. After an input
+    /// wake-up the input thread waits for `inputHandled()` before it polls again.
     func events(for wake: InputThread.Wake) -> [TerminalEvent] {
         switch wake {
         case .input:
-            let events = readPendingKeys()
-            input.acknowledge()
-            return events
+            return readPendingKeys()
         case .signal(let number):
             switch number {
             case SIGWINCH: return [.resize(refreshSize())]
@@ -141,6 +139,12 @@ public final class Terminal {
             }
         }
         return events
+    }
+
+    /// The keys of the last input wake-up are handled and their frame sent: the input thread
+    /// may poll again. Not sooner: on a busy machine its wake-up would compete with the frame.
+    func inputHandled() {
+        input.acknowledge()
     }
 
     /// Asks the kernel for the window size and tells ncurses.
