@@ -176,11 +176,12 @@ screenshots: tool-deps scim-peer ldap-deps
 	$(SWIFT) build --product roster-server
 	PYTHON=$(PY) BIN=.build/debug scripts/screenshots.sh
 
-# Release build; tuibench measures roster (120x40, 100,000 users) against less on 100,000 lines.
+# Release build; tuibench measures roster (120x40, 100,000 users) against less on 100,000 lines,
+# and with BASE_BIN (a folder with another build's release roster) that build beside it.
 bench: tool-deps
 	$(SWIFT) build -c release --product roster
 	$(SWIFT) build -c release --product roster-server
-	PYTHON=$(PY) TUIBENCH=$(TUIBENCH) BIN=.build/release scripts/bench.sh
+	PYTHON=$(PY) TUIBENCH=$(TUIBENCH) BIN=.build/release BASE_BIN=$(BASE_BIN) scripts/bench.sh
 
 clean:
 	rm -rf .build
