@@ -177,11 +177,12 @@ screenshots: tool-deps scim-peer ldap-deps
 	PYTHON=$(PY) BIN=.build/debug scripts/screenshots.sh
 
 # Release build; tuibench measures roster (120x40, 100,000 users) against less on 100,000 lines,
-# then roster on slapd with 100,000 people beside roster-server and libldap alone (bench-ldap).
+# then roster on slapd with 100,000 people beside roster-server and libldap alone (bench-ldap);
+# with BASE_BIN (a folder with another build's release roster) that build is measured beside it.
 bench: tool-deps ldap-deps
 	$(SWIFT) build -c release --product roster
 	$(SWIFT) build -c release --product roster-server
-	PYTHON=$(PY) TUIBENCH=$(TUIBENCH) BIN=.build/release scripts/bench.sh
+	PYTHON=$(PY) TUIBENCH=$(TUIBENCH) BIN=.build/release BASE_BIN=$(BASE_BIN) scripts/bench.sh
 	PYTHON=$(PY) TUIBENCH=$(TUIBENCH) BIN=.build/release scripts/bench-ldap.sh
 
 # The LDAP part alone: first screen, a search and memory on slapd (100,000 people, seeded with

@@ -1,16 +1,24 @@
 #!/usr/bin/env bash
 # make bench: the release `roster` in a 120x40 pseudo-terminal (../shared/tools/tuibench.py)
 # against a release `roster-server` seeded with 100,000 users, and in the same run `less` on a
-# 100,000-line file as the baseline. Two measurements per program, $RUNS runs each:
-#   keys:   startup to the first full list, j x300, PageDown x30, then 5 s idle;
-#   scroll: PageDown x300 (more than 10,000 rows), for peak memory;
-#   and roster's j x300 again with "scrolling": "line", for comparison;
-#   bulk:   1,000 users marked and suspended on the embedded server, j pressed meanwhile; and
-#           the same marks and j with no run, as the baseline the run's j is compared with;
-#   journal: the same run of 1,000 with the change journal on and off, alternating
-#           ($JOURNAL_RUNS each), for the journal's cost in wall time.
-# scripts/bench_report.py prints the medians, the ratios to less and the targets.
-# SECTIONS=bulk runs the bulk measurements alone (SECTIONS="keys bulk" is the default).
+# 100,000-line file as the baseline. Each measurement $RUNS times (medians):
+#   keys:    startup to the first full list, j x300, PageDown x30, then 5 s idle; and 5 s idle
+#            after the first screen has settled (its detail pane loaded);
+#   scroll:  PageDown x300 (more than 10,000 rows), for peak memory; and roster's j x300 again
+#            with "scrolling": "line", for comparison;
+#   memory:  the scroll again against servers of 10,000 and 1,000,000 users ($MEMORY_USERS);
+#   groups:  Tab to the groups view, Enter into a group's members, j x300 there;
+#   slow:    startup to the first full list through scripts/delay_proxy.py (50 ms each way, a
+#            100 ms round trip), Roster API and SCIM, each with --api named and with auto;
+#   embedded: startup of the default embedded server (its 500 demo users, second start);
+#   bulk:    1,000 users marked and suspended on the embedded server, j pressed meanwhile; and
+#            the same marks and j with no run, as the baseline the run's j is compared with; and
+#            the same run of 1,000 with the change journal on and off, alternating
+#            ($JOURNAL_RUNS each), for the journal's cost in wall time.
+# With BASE_BIN (a folder with another build's release `roster`), that build is measured
+# beside this one in every section but bulk, in the same run: an A/B on the same machine load.
+# scripts/bench_report.py prints the medians, the ratios to less and the issue's targets.
+# SECTIONS picks sections (default: all of "keys memory groups slow embedded bulk").
 set -euo pipefail
 source "$(dirname "$0")/lib/server.sh"
 cd "$(dirname "$0")/.."
@@ -18,7 +26,9 @@ cd "$(dirname "$0")/.."
 BIN=${BIN:-.build/release}
 USERS=${USERS:-100000}
 RUNS=${RUNS:-3}
-SECTIONS=${SECTIONS:-keys bulk}
+SECTIONS=${SECTIONS:-keys memory groups slow embedded bulk}
+BASE_BIN=${BASE_BIN:-}
+MEMORY_USERS=${MEMORY_USERS:-10000 1000000}
 TUIBENCH=${TUIBENCH:-../shared/tools/tuibench.py}
 GEN_LINES=${GEN_LINES:-$(dirname "$TUIBENCH")/gen_lines.py}
 PYTHON=${PYTHON:-python3}
@@ -27,7 +37,9 @@ TOKEN=bench-token-$$
 [ -f "$TUIBENCH" ] || { echo "tuibench.py not found at $TUIBENCH (set TUIBENCH=...)" >&2; exit 1; }
 workdir=$(mktemp -d /tmp/roster-bench.XXXXXX)
 server_pid=""
+extra_pids=()
 cleanup() {
+    for pid in "${extra_pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
     if [ -n "$server_pid" ]; then kill -TERM "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
     rm -rf "$workdir"
 }
@@ -43,6 +55,8 @@ echo "roster-server: $URL with $USERS users"
 total=$("$PYTHON" -c "print(f'{$USERS:,}')")   # as the list's position shows it: 100,000
 
 roster=("$BIN/roster" --server "$URL" --token "$TOKEN")
+base=("$BASE_BIN/roster" --server "$URL" --token "$TOKEN")
+has() { [[ " $SECTIONS " == *" $1 "* ]]; }
 roster_env=(--env "XDG_STATE_HOME=$workdir/state" --env "XDG_CONFIG_HOME=$workdir/config" --env LANG=C.UTF-8)
 common=(--size 120x40 --runs "$RUNS" --quiet-log)
 
@@ -51,27 +65,99 @@ bench() {
     local name=$1 marker=$2 quit=$3 keys=$4 idle=$5; shift 6
     local extra=()
     [ -n "$marker" ] && extra+=(--marker "$marker")
-    [[ $name == roster* ]] && extra+=("${roster_env[@]}")
+    [[ $name == roster* || $name == base* ]] && extra+=("${roster_env[@]}")
     echo "measuring $name ($keys, idle ${idle}s, $RUNS runs)"
     "$PYTHON" "$TUIBENCH" "${common[@]}" "${extra[@]}" --keys "$keys" --idle "$idle" --quit-keys "$quit" \
         --json "$workdir/$name.json" -- "$@" >"$workdir/$name.txt" 2>&1 \
         || { cat "$workdir/$name.txt" >&2; exit 1; }
 }
 
-report=()
-if [[ " $SECTIONS " == *" keys "* ]]; then
+# both NAME MARKER QUITKEYS KEYS IDLE -- ARGS...: bench of this build's roster as roster-NAME
+# and, with BASE_BIN, of that build's as base-NAME, with the same arguments.
+both() {
+    local name=$1 marker=$2 quit=$3 keys=$4 idle=$5; shift 6
+    bench "roster-$name" "$marker" "$quit" "$keys" "$idle" -- "$BIN/roster" "$@"
+    [ -z "$BASE_BIN" ] || bench "base-$name" "$marker" "$quit" "$keys" "$idle" -- "$BASE_BIN/roster" "$@"
+}
+# start_server USERS NAME: another roster-server on a database of its own; sets server_url_$NAME.
+start_server() {
+    local users=$1 name=$2 pid url
+    "$BIN/roster-server" --port 0 --database "$workdir/$name.sqlite" --token "$TOKEN" --seed "$users" \
+        --log-level warning >"$workdir/$name.out" 2>"$workdir/$name.err" &
+    pid=$!
+    extra_pids+=("$pid")
+    url=$(server_url "$pid" "$workdir/$name.out" "$workdir/$name.err" 600) || exit 1
+    printf -v "server_url_$name" '%s' "$url"
+}
+remote=(--server "$URL" --token "$TOKEN")
+
+if has keys; then
     bench less-keys "" q 'j*300,<PgDn>*30' 5 -- less "$workdir/lines.txt"
-    bench roster-keys "1 / $total" q 'j*300,<PgDn>*30' 5 -- "${roster[@]}"
+    both keys "1 / $total" q 'j*300,<PgDn>*30' 5 -- "${remote[@]}"
+    # Idle once the work a key leaves behind is done: the detail pane follows the selection
+    # 150 ms after it rests and loads the user. Z is bound to nothing: it draws nothing, and
+    # tuibench waits its --key-timeout-ms (2 s) for it, so the idle window starts after that.
+    both idle "1 / $total" q 'Z' 5 -- "${remote[@]}"
     bench less-scroll "" q '<PgDn>*300' 0 -- less "$workdir/lines.txt"
-    bench roster-scroll "1 / $total" q '<PgDn>*300' 0 -- "${roster[@]}"
+    both scroll "1 / $total" q '<PgDn>*300' 0 -- "${remote[@]}"
     # For comparison, not a target: the same j x300 with "scrolling": "line" (tig's way).
     mkdir -p "$workdir/config/roster"
     echo '{ "scrolling": "line" }' >"$workdir/config/roster/roster.json"
     bench roster-line-scrolling "1 / $total" q 'j*300' 0 -- "${roster[@]}"
-    report+=("$workdir/roster-keys.json" "$workdir/less-keys.json" "$workdir/roster-scroll.json"
-             "$workdir/less-scroll.json" "$workdir/roster-line-scrolling.json")
+    rm "$workdir/config/roster/roster.json"
 fi
-[[ " $SECTIONS " == *" bulk "* ]] || { "$PYTHON" scripts/bench_report.py "${report[@]}"; exit 0; }
+
+if has memory; then
+    # Peak memory should not grow with the directory: the same 300 PageDowns at each size.
+    for users in $MEMORY_USERS; do
+        echo "seeding a roster-server with $users users"
+        start_server "$users" "memory$users"
+        url_var="server_url_memory$users"
+        count=$("$PYTHON" -c "print(f'{$users:,}')")
+        both "memory-$users" "1 / $count" q '<PgDn>*300' 0 -- --server "${!url_var}" --token "$TOKEN"
+        kill -TERM "${extra_pids[-1]}"; wait "${extra_pids[-1]}" 2>/dev/null || true; unset 'extra_pids[-1]'
+        rm -f "$workdir/memory$users.sqlite"*
+    done
+fi
+
+if has groups; then
+    # Tab opens the groups view (the first group's members come with it), Enter moves into them.
+    both groups "1 / $total" q '<Tab>,<Enter>,j*300,<PgDn>*30' 0 -- "${remote[@]}"
+fi
+
+if has slow; then
+    # The first full screen through a link with a 100 ms round trip, each dialect, named and auto.
+    "$PYTHON" scripts/delay_proxy.py "${URL#http://}" 50 >"$workdir/proxy.out" 2>&1 &
+    extra_pids+=("$!")
+    for _ in $(seq 1 100); do grep -q listening "$workdir/proxy.out" && break; sleep 0.05; done
+    slow_url="http://127.0.0.1:$(sed -n 's/^listening on //p' "$workdir/proxy.out")"
+    echo "delaying proxy: $slow_url (100 ms round trip) to $URL"
+    both slow-roster "1 / $total" q '' 0 -- --server "$slow_url" --token "$TOKEN" --api roster
+    both slow-roster-auto "1 / $total" q '' 0 -- --server "$slow_url" --token "$TOKEN" --api auto
+    both slow-scim "1 / $total" q '' 0 -- --server "$slow_url/scim/v2" --token "$TOKEN" --api scim
+    both slow-scim-auto "1 / $total" q '' 0 -- --server "$slow_url/scim/v2" --token "$TOKEN" --api auto
+fi
+
+if has embedded; then
+    # The default embedded server: its own database with the 500 demo users, made by a first
+    # start that is not measured.
+    mkdir -p "$workdir/embedded-config/roster"
+    echo "{ \"embedded\": { \"database\": \"$workdir/embedded.sqlite\" } }" >"$workdir/embedded-config/roster/roster.json"
+    embedded_env=(--env "XDG_STATE_HOME=$workdir/state" --env "XDG_CONFIG_HOME=$workdir/embedded-config" --env LANG=C.UTF-8)
+    "$PYTHON" "$TUIBENCH" --size 120x40 --runs 1 --quiet-log --marker "1 / 500" --startup-timeout 60 "${embedded_env[@]}" \
+        --quit-keys q -- "$BIN/roster" >"$workdir/embedded-first.txt" 2>&1 || { cat "$workdir/embedded-first.txt" >&2; exit 1; }
+    for which in roster base; do
+        binary=$BIN
+        if [ "$which" = base ]; then [ -n "$BASE_BIN" ] || continue; binary=$BASE_BIN; fi
+        echo "measuring $which-embedded (startup, j*300, $RUNS runs)"
+        "$PYTHON" "$TUIBENCH" "${common[@]}" --marker "1 / 500" --startup-timeout 60 "${embedded_env[@]}" --keys 'j*300' \
+            --idle 5 --quit-keys q --json "$workdir/$which-embedded.json" -- "$binary/roster" >"$workdir/$which-embedded.txt" 2>&1 \
+            || { cat "$workdir/$which-embedded.txt" >&2; exit 1; }
+    done
+fi
+
+report=(--dir "$workdir")
+has bulk || { "$PYTHON" scripts/bench_report.py "${report[@]}"; exit 0; }
 
 # Bulk: Space x1000 marks the first 1,000 users, S and y suspend them, and j x$BULK_JS is
 # pressed while the run goes (each its own response window, so a quiet window of 15 ms keeps
@@ -124,6 +210,5 @@ for run in $(seq "$JOURNAL_RUNS"); do
     done
 done
 
-"$PYTHON" scripts/bench_report.py "${report[@]}" \
-    --bulk "$workdir/roster-bulk.json" "$workdir/roster-bulk-rest.json" "$workdir/bulk-state/roster/roster.log" \
+"$PYTHON" scripts/bench_report.py "${report[@]}" --bulk "$workdir/bulk-state/roster/roster.log" \
     --journal "$workdir/journal-on-state/roster/roster.log" "$workdir/journal-off-state/roster/roster.log"

@@ -17,6 +17,7 @@ final class FakeSCIMService: Sendable {
         var etags = true
         /// Lists matching more than this are refused with `tooMany`.
         var tooManyAbove: Int?
+        var sort = true
     }
     let quirks: Quirks
     let users: Mutex<[JSONValue]>
@@ -42,13 +43,13 @@ final class FakeSCIMService: Sendable {
                      status: status, contentType: "application/scim+json")
     }
 
-    private func respond(_ request: TransportRequest) throws -> TransportResponse {
+    func respond(_ request: TransportRequest) throws -> TransportResponse {
         requests.withLock { $0.append(request) }
         let path = request.url.path
         let query = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
         func parameter(_ name: String) -> String? { query.first { $0.name == name }?.value }
         if path.hasSuffix("/ServiceProviderConfig") {
-            return .text(#"{"patch":{"supported":\#(quirks.patch)},"sort":{"supported":true},"etag":{"supported":\#(quirks.etags)},"filter":{"supported":true,"maxResults":\#(quirks.cap)}}"#)
+            return .text(#"{"patch":{"supported":\#(quirks.patch)},"sort":{"supported":\#(quirks.sort)},"etag":{"supported":\#(quirks.etags)},"filter":{"supported":true,"maxResults":\#(quirks.cap)}}"#)
         }
         if path.contains("/Schemas/") { return .text(#"{"attributes":[{"name":"userName"}]}"#) }
         let all = users.withLock { $0 }
@@ -160,9 +161,68 @@ struct SCIMRepositoryTests {
         #expect(page.items.first?.id == "u51")
         #expect(page.items.count == 50)
         #expect(page.total == 120 && !page.totalIsLowerBound)
-        let list = try #require(service.sent(.get).last)
+        // The capabilities are read beside the first list: the list is the GET of /Users.
+        let list = try #require(service.sent(.get).last { $0.url.path.hasSuffix("/Users") })
         #expect(list.url.query?.contains("startIndex=51&count=50") == true)
         #expect(list.headers["Accept"]?.contains("application/scim+json") == true)
+    }
+
+    /// A transport to `service` whose capability reads answer only once a list has arrived
+    /// (or after two seconds): `listArrivedFirst` says whether the list went out beside them.
+    final class CapabilitiesAfterTheList: Sendable {
+        let service: FakeSCIMService
+        let listArrivedFirst = Mutex(false)
+        init(_ service: FakeSCIMService) { self.service = service }
+
+        var transport: ScriptedTransport {
+            ScriptedTransport(.handler { [self] request in
+                let path = request.url.path
+                if path.hasSuffix("/ServiceProviderConfig") || path.contains("/Schemas/") {
+                    func listSeen() -> Bool { service.sent(.get).contains { $0.url.path.hasSuffix("/Users") } }
+                    for _ in 0..<100 where !listSeen() { try await Task.sleep(for: .milliseconds(20)) }
+                    if listSeen() { listArrivedFirst.withLock { $0 = true } }
+                }
+                return try service.respond(request)
+            })
+        }
+
+        var lists: [TransportRequest] { service.sent(.get).filter { $0.url.path.hasSuffix("/Users") } }
+    }
+
+    @Test func theFirstPageIsAskedBesideTheCapabilitiesAndKept() async throws {
+        let held = CapabilitiesAfterTheList(FakeSCIMService(count: 120))
+        let users = SCIMDirectory(client: makeClient(held.transport, clock: ContinuousClock(), retry: .never))
+        let page = try await users.listUsers(UserQuery(page: 1, perPage: 50))
+        #expect(page.items.first?.id == "u1" && page.items.count == 50 && page.total == 120)
+        #expect(held.listArrivedFirst.withLock { $0 }, "the list waited for the capabilities")
+        #expect(held.lists.count == 1, "the page asked beside them is the one kept")
+        #expect(held.lists.first?.url.query?.contains("sortBy=displayName") == true)
+        #expect(await users.traits().canSort)
+        // Later pages wait for nothing: the capabilities are known.
+        _ = try await users.listUsers(UserQuery(page: 2, perPage: 50))
+        #expect(held.service.sent(.get).filter { $0.url.path.hasSuffix("/ServiceProviderConfig") }.count == 1)
+    }
+
+    @Test func aServiceThatCannotSortIsAskedAgainWithoutTheSort() async throws {
+        let held = CapabilitiesAfterTheList(FakeSCIMService(count: 120, quirks: .init(sort: false)))
+        let users = SCIMDirectory(client: makeClient(held.transport, clock: ContinuousClock(), retry: .never))
+        let page = try await users.listUsers(UserQuery(page: 1, perPage: 50))
+        #expect(page.items.first?.id == "u1" && page.items.count == 50)
+        #expect(held.lists.count == 2, "the guess (sorted) and the right question")
+        #expect(held.lists.last?.url.query?.contains("sortBy") == false)
+        #expect(await users.traits().canSort == false)
+    }
+
+    @Test func withAutoTheFirstListGoesOutBesideTheProbe() async throws {
+        let held = CapabilitiesAfterTheList(FakeSCIMService(count: 120))
+        let directory = RemoteDirectory(client: makeClient(held.transport, clock: ContinuousClock(), retry: .never), choice: .auto)
+        let page = try await directory.listUsers(UserQuery(page: 1, perPage: 50))
+        #expect(page.items.first?.id == "u1" && page.items.count == 50 && page.total == 120)
+        #expect(await directory.dialect == .scim)
+        #expect(held.listArrivedFirst.withLock { $0 }, "the list waited for the probe")
+        #expect(held.lists.count == 1)
+        _ = try await directory.listUsers(UserQuery(page: 2, perPage: 50))
+        #expect(held.lists.count == 2 && held.lists.last?.url.query?.contains("startIndex=51") == true)
     }
 
     @Test func aCapBelowTheCountIsFilledByMoreRequests() async throws {

@@ -143,6 +143,35 @@ struct GroupsScreenTests {
         #expect(canvas.text.contains("Zoë Ångström"))
     }
 
+    /// A move inside the members pane draws its two rows and its position, and nothing of the
+    /// groups pane; a move in the groups pane likewise (the members follow only once it rests).
+    @Test func aMoveInsideAPaneDrawsTwoRowsAndThePosition() async throws {
+        await openGroups()
+        await clock.advance(by: UserDetailModel.settleDelay)
+        await settle()
+        let layout = try #require(ScreenLayout(size: canvas.size))
+        let topEdge = layout.body.row
+        let firstRow = topEdge + 2
+        let groupsWidth = GroupsView.groupsWidth(of: layout.body.width)
+
+        canvas.forgetWrites()
+        press(.character("j"))
+        #expect(Set(canvas.writes.keys) == [topEdge, firstRow, firstRow + 1], "j in the groups: \(canvas.writes)")
+        #expect((canvas.writes[firstRow] ?? 0) <= groupsWidth, "the members pane was drawn too")
+        matchesAFullRedraw("j in the groups")
+        press(.character("k"))
+        await clock.advance(by: UserDetailModel.settleDelay)
+        await settle()
+
+        press(.enter)
+        canvas.forgetWrites()
+        press(.character("j"))
+        #expect(Set(canvas.writes.keys) == [topEdge, firstRow, firstRow + 1], "j in the members: \(canvas.writes)")
+        #expect((canvas.writes[topEdge] ?? 0) <= 12, "the top edges were drawn whole")
+        #expect((canvas.writes[firstRow] ?? 0) <= layout.body.width - groupsWidth, "the groups pane was drawn too")
+        matchesAFullRedraw("j in the members")
+    }
+
     @Test func everyGroupsStepLeavesTheScreenAFullRedrawWouldDraw() async {
         controller.start()
         await settle()

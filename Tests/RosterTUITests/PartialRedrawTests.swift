@@ -105,6 +105,43 @@ struct PartialRedrawTests {
         matchesAFullRedraw("back to full size")
     }
 
+    /// A move inside the screen touches the two rows whose selection changed and the position's
+    /// cells in the list's top edge: nothing else is drawn, and no row is derived again.
+    @Test func aMoveInsideTheScreenDrawsTwoRowsAndThePosition() async throws {
+        controller.start()
+        await settle()
+        await clock.advance(by: UserDetailModel.settleDelay)
+        await settle()
+        controller.render()
+        let layout = try #require(ScreenLayout(size: canvas.size))
+        let firstRow = layout.list.row + 2
+        let rowsMade = controller.renderer.presenter.listRows.rowsMade
+
+        for (key, from, to) in [(Key.character("j"), 0, 1), (.character("j"), 1, 2), (.down, 2, 3), (.character("k"), 3, 2)] {
+            canvas.forgetWrites()
+            press(key)
+            #expect(Set(canvas.writes.keys) == [layout.list.row, firstRow + from, firstRow + to], "\(key): \(canvas.writes)")
+            // " 3 / 704 ": the position alone, not the edge's title and border.
+            #expect((canvas.writes[layout.list.row] ?? 0) <= 12, "\(key) wrote \(canvas.writes[layout.list.row] ?? 0) cells of the top edge")
+            #expect(controller.renderer.presenter.listRows.rowsMade == rowsMade, "\(key) derived the rows again")
+            matchesAFullRedraw("\(key) inside the screen")
+        }
+
+        // Moving the window derives the rows again and draws them all.
+        press(.pageDown)
+        #expect(controller.renderer.presenter.listRows.rowsMade > rowsMade)
+        matchesAFullRedraw("PageDown")
+        // A mark draws the marked row and the next one (Space moves down), the header's count
+        // and the hints.
+        canvas.forgetWrites()
+        press(.character(" "))
+        let selection = model.list.selection - model.list.visibleRows.lowerBound
+        #expect(canvas.writes[firstRow + selection - 1] != nil && canvas.writes[firstRow + selection] != nil)
+        #expect(canvas.writes.keys.filter { $0 > layout.list.row && $0 < layout.list.row + layout.list.height - 1 }.count == 2,
+                "rows written: \(canvas.writes)")
+        matchesAFullRedraw("a mark")
+    }
+
     @Test func anEmptyResultAndBackRedrawsTheWholeList() async throws {
         controller.start()
         await settle()

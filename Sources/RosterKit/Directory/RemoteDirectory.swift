@@ -9,6 +9,9 @@ public actor RemoteDirectory: Directory {
     public private(set) var dialect: Dialect?
     private var resolved: (any Directory)?
     private var probing: Task<Dialect, any Error>?
+    /// The directory of each dialect, made once: the one the probe finds is kept, with what the
+    /// first list asked of it beside the probe (a SCIM service's capabilities).
+    private lazy var candidates = (roster: RosterAPIDirectory(client: client), scim: SCIMDirectory(client: client))
 
     public init(client: APIClient, choice: DialectChoice) {
         self.client = client
@@ -40,8 +43,8 @@ public actor RemoteDirectory: Directory {
         dialect = found
         let directory: any Directory
         switch found {
-        case .roster: directory = RosterAPIDirectory(client: client)
-        case .scim: directory = SCIMDirectory(client: client)
+        case .roster: directory = candidates.roster
+        case .scim: directory = candidates.scim
         case .ldap:
             // The probe speaks HTTP and never finds LDAP: an LDAP server is an ldap:// URL (LDAPDirectory).
             throw APIError.invalidRequest("An LDAP directory is reached by an ldap:// or ldaps:// URL.")
@@ -58,7 +61,23 @@ public actor RemoteDirectory: Directory {
     }
 
     public func listUsers(_ query: UserQuery) async throws -> Page<User> {
-        try await resolve().listUsers(query)
+        guard resolved == nil, dialect == nil else { return try await resolve().listUsers(query) }
+        // The first list with the dialect unknown: asked in both dialects beside the probe (all
+        // reads), and the answer of the dialect found is kept. Over a slow link the first
+        // screen then waits for one round trip, not the probe's and then the list's.
+        let (roster, scim) = candidates
+        async let rosterPage = Self.outcome { try await roster.listUsers(query) }
+        async let scimPage = Self.outcome { try await scim.listUsers(query) }
+        let directory = try await resolve()
+        switch dialect {
+        case .roster?: return try await rosterPage.get()
+        case .scim?: return try await scimPage.get()
+        default: return try await directory.listUsers(query)
+        }
+    }
+
+    private static func outcome<Value: Sendable>(_ body: () async throws -> Value) async -> Result<Value, any Error> {
+        do { return .success(try await body()) } catch { return .failure(error) }
     }
 
     public func history(ofUser id: String) async throws -> [UserChange] {

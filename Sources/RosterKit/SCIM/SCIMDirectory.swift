@@ -10,6 +10,7 @@ import Foundation
 public actor SCIMDirectory: Directory {
     public let client: APIClient
     private var knownCapabilities: SCIMCapabilities?
+    private var capabilitiesRead: Task<SCIMCapabilities, any Error>?
     /// The search that worked on this service, kept for the session.
     public private(set) var searchMode: SCIMSearchMode = .contains
     /// Each user's resource as last read, for PUT and If-Match. Bounded: the oldest half goes
@@ -31,10 +32,24 @@ public actor SCIMDirectory: Directory {
     // MARK: Capabilities
 
     /// What the service can do, read once from `/ServiceProviderConfig` and the User schema.
+    /// Calls that need them while they are on the way wait for the same read.
     public func capabilities() async throws -> SCIMCapabilities {
         if let knownCapabilities { return knownCapabilities }
+        let read = capabilitiesRead ?? Task { try await readCapabilities() }
+        capabilitiesRead = read
+        do {
+            return try await read.value
+        } catch {
+            capabilitiesRead = nil // asked again next time: the error dialog's retry works
+            throw error
+        }
+    }
+
+    private func readCapabilities() async throws -> SCIMCapabilities {
+        // Both at once: over a slow link each is a round trip.
+        async let schemaRead = try? json(SCIMEndpoint.userSchema)
         let config = try await json(SCIMEndpoint.serviceProviderConfig)
-        let schema = try? await json(SCIMEndpoint.userSchema)
+        let schema = await schemaRead
         var capabilities = SCIMCapabilities.from(serviceProviderConfig: config, userSchema: schema)
         if !capabilities.filter { searchMode = .unavailable }
         if schema == nil { capabilities.hasRoles = false }
@@ -53,6 +68,7 @@ public actor SCIMDirectory: Directory {
     // MARK: Reading
 
     public func listUsers(_ query: UserQuery) async throws -> Page<User> {
+        if knownCapabilities == nil, let page = try await firstPageBesideCapabilities(query) { return page }
         let capabilities = try await capabilities()
         while true {
             let filter = try filter(for: query, capabilities: capabilities)
@@ -64,6 +80,24 @@ public actor SCIMDirectory: Directory {
                 client.configuration.logger.notice("SCIM search falls back: \(searchMode.summary)")
             }
         }
+    }
+
+    /// The first list, before the capabilities are known: the page is asked beside them, as
+    /// of a service that sorts and filters (most do), and kept when the capabilities say it was
+    /// the right question. The first screen then costs one round trip, not three. nil when the
+    /// guess was wrong or its answer failed: the caller asks again as the service wants. Not for
+    /// a search, whose filter a service may refuse (the caller's fallback handles that).
+    private func firstPageBesideCapabilities(_ query: UserQuery) async throws -> Page<User>? {
+        guard query.search?.isEmpty ?? true else { return nil }
+        let guess = SCIMCapabilities(sort: true, filter: true, hasRoles: true)
+        let guessedFilter: String?
+        do { guessedFilter = try filter(for: query, capabilities: guess) } catch { return nil }
+        async let guessedPage = try? collectPage(query, filter: guessedFilter, capabilities: guess)
+        let capabilities = try await capabilities()
+        let rightFilter: String?
+        do { rightFilter = try filter(for: query, capabilities: capabilities) } catch { return nil }
+        guard capabilities.sort == guess.sort, rightFilter == guessedFilter else { return nil }
+        return await guessedPage
     }
 
     public func user(id: String) async throws -> User {

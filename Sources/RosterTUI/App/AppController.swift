@@ -1,5 +1,6 @@
 import Observation
 import RosterApp
+import Synchronization
 
 /// The main loop's logic, apart from the terminal: events in, model actions out, frames
 /// drawn when the observed state changes. The real terminal and the tests' grid canvas both
@@ -41,6 +42,8 @@ public final class AppController {
     /// Returns false when the app should stop (`exitCode` says how).
     @discardableResult
     public func handle(_ events: [TerminalEvent]) -> Bool {
+        handlingEvents.store(true, ordering: .relaxed)
+        defer { handlingEvents.store(false, ordering: .relaxed) }
         if events.contains(where: \.isInput) { model.notePersonActing() }
         for event in events {
             handle(event)
@@ -48,9 +51,15 @@ public final class AppController {
             if exitCode != nil { return false }
         }
         model.foldProgressIntoFrame()
+        handlingEvents.store(false, ordering: .relaxed)
         render()
         return true
     }
+
+    /// True while a batch of events is handled: the frame drawn right after shows every change
+    /// they make, so a change then needs no frame of its own (a task per key, for nothing).
+    /// Cleared before that frame: a change made while drawing still schedules one.
+    private nonisolated let handlingEvents = Atomic<Bool>(false)
 
     private func handle(_ event: TerminalEvent) {
         switch event {
@@ -143,6 +152,7 @@ public final class AppController {
         } onChange: { [weak self] in
             // Runs before the change lands; the frame is drawn after it, unless a frame
             // was drawn in between (a key's own frame).
+            guard self?.handlingEvents.load(ordering: .relaxed) != true else { return }
             Task { @MainActor [weak self] in self?.renderIfStale(since: drawn) }
         }
         present()

@@ -9,6 +9,7 @@ struct Presenter {
     let model: AppModel
     let serverLabel: String
     let detailRecord = DetailRecordMemo()
+    let listRows = ListRowsMemo()
 
     var spinner: String? {
         model.isLoading ? SpinnerFrames.frame(model.activity.spinnerFrame) : nil
@@ -39,20 +40,23 @@ struct Presenter {
     func listContent(focused: Bool) -> ListContent {
         let list = model.list
         let visible = list.visibleRows
-        var rows: [ListRowContent] = []
-        rows.reserveCapacity(visible.count)
-        for index in visible {
-            guard let row = list.row(at: index) else { break }
-            switch row {
-            case .user(let user):
-                rows.append(.user(UserRowContent(user)))
-            case .loading:
-                rows.append(.placeholder)
-            case .failed(let error):
-                // The page's first visible row carries the message; the rest of it stays quiet.
-                let startsPage = index % list.perPage == 0 || index == visible.lowerBound
-                rows.append(.failed(message: error.errorDescription ?? "Could not load these users.", isFirstOfPage: startsPage))
+        let rows = listRows.rows(of: list.state.value, visible: visible) {
+            var rows: [ListRowContent] = []
+            rows.reserveCapacity(visible.count)
+            for index in visible {
+                guard let row = list.row(at: index) else { break }
+                switch row {
+                case .user(let user):
+                    rows.append(.user(UserRowContent(user)))
+                case .loading:
+                    rows.append(.placeholder)
+                case .failed(let error):
+                    // The page's first visible row carries the message; the rest of it stays quiet.
+                    let startsPage = index % list.perPage == 0 || index == visible.lowerBound
+                    rows.append(.failed(message: error.errorDescription ?? "Could not load these users.", isFirstOfPage: startsPage))
+                }
             }
+            return rows
         }
         var content = ListContent(
             rows: rows, firstIndex: visible.lowerBound, selectedIndex: list.rowCount > 0 ? list.selection : nil,

@@ -71,8 +71,7 @@ final class ScreenRenderer {
                 DetailPane.draw(base.detail, spinner: base.detailSpinner, in: layout.detail, on: canvas)
             }
         } else if let groups = base.groups, groups != previous?.groups {
-            // Panes draw whole: a directory's groups view is a few dozen short lines.
-            GroupsView.draw(groups, in: layout.body, on: canvas)
+            GroupsView.draw(groups, replacing: previous?.groups, in: layout.body, on: canvas)
         }
         if base.status != previous?.status || base.status.showsCursor {
             StatusLine.draw(base.status, in: layout.status, on: canvas)

@@ -78,7 +78,8 @@ public enum TerminalApp {
             model.offerRestore(draft) { _ in draftFile.remove() }
             controller.render()
         }
-        for await events in terminal.events {
+        for await wake in terminal.wakes {
+            let events = terminal.events(for: wake)
             if events.contains(.suspend) {
                 terminal.suspend()
             }
@@ -88,6 +89,7 @@ public enum TerminalApp {
                 terminal.invalidate()
                 controller.render()
             }
+            if wake == .input { terminal.inputHandled() }
             if !keepGoing { break }
         }
         terminal.restore()

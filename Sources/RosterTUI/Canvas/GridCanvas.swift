@@ -14,6 +14,13 @@ public final class GridCanvas: Canvas {
     public private(set) var cursor: Point?
     /// The header's colour last set (the connection on screen's).
     public private(set) var headerColor: Theme.Color?
+    /// Cells written on each line since `forgetWrites()` (a clear writes every cell): what
+    /// frames touched, for the tests that hold a key to the lines it changes.
+    public private(set) var writes: [Int: Int] = [:]
+
+    public func forgetWrites() {
+        writes = [:]
+    }
 
     public init(columns: Int, rows: Int) {
         size = Size(columns: columns, rows: rows)
@@ -30,6 +37,7 @@ public final class GridCanvas: Canvas {
     }
 
     public func clear() {
+        for row in cells.indices { writes[row, default: 0] += size.columns }
         for row in cells.indices {
             for column in cells[row].indices { cells[row][column] = .blank }
         }
@@ -53,6 +61,7 @@ public final class GridCanvas: Canvas {
             }
             column += width
         }
+        writes[point.row, default: 0] += column - point.column
         return column - point.column
     }
 
@@ -61,6 +70,7 @@ public final class GridCanvas: Canvas {
         let end = min(size.columns, point.column + width)
         guard point.column < end else { return }
         for column in max(0, point.column)..<end { cells[point.row][column] = Cell(text: " ", style: style) }
+        writes[point.row, default: 0] += end - max(0, point.column)
     }
 
     public func setCursor(_ point: Point?) {

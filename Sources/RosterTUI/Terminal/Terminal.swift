@@ -93,27 +93,18 @@ public final class Terminal {
         self.signalWriteDescriptor = signalWriteDescriptor
     }
 
-    /// Every event, as it happens. Each element is a batch read at one wake-up.
-    public var events: AsyncStream<[TerminalEvent]> {
-        let wakes = input.wakes
-        return AsyncStream { continuation in
-            let task = Task { @MainActor [weak self] in
-                for await wake in wakes {
-                    guard let self else { break }
-                    continuation.yield(self.events(for: wake))
-                }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
-    }
+    /// The input thread's wake-ups, in order: `events(for:)` turns each into the batch of
+    /// events read at it. The main loop reads them straight from the input thread's stream: a
+    /// relay between them (another stream fed by a task) cost every key a second hop through
+    /// the main actor's queue.
+    var wakes: AsyncStream<InputThread.Wake> { input.wakes }
 
-    private func events(for wake: InputThread.Wake) -> [TerminalEvent] {
+    /// The events of one wake-up: every key waiting, or what a signal means. After an input
+    /// wake-up the input thread waits for `inputHandled()` before it polls again.
+    func events(for wake: InputThread.Wake) -> [TerminalEvent] {
         switch wake {
         case .input:
-            let events = readPendingKeys()
-            input.acknowledge()
-            return events
+            return readPendingKeys()
         case .signal(let number):
             switch number {
             case SIGWINCH: return [.resize(refreshSize())]
@@ -148,6 +139,12 @@ public final class Terminal {
             }
         }
         return events
+    }
+
+    /// The keys of the last input wake-up are handled and their frame sent: the input thread
+    /// may poll again. Not sooner: on a busy machine its wake-up would compete with the frame.
+    func inputHandled() {
+        input.acknowledge()
     }
 
     /// Asks the kernel for the window size and tells ncurses.

@@ -14,15 +14,30 @@ public enum GroupsView {
     }
 
     public static func draw(_ content: GroupsContent, in body: Rect, on canvas: any Canvas) {
-        let left = Rect(row: body.row, column: body.column, width: groupsWidth(of: body.width), height: body.height)
-        let right = Rect(row: body.row, column: left.right, width: body.width - left.width, height: body.height)
-        drawGroups(content.groups, focused: content.focused && !content.membersFocused, in: left, on: canvas)
-        drawMembers(content.members, focused: content.focused && content.membersFocused, in: right, on: canvas)
+        draw(content, replacing: nil, in: body, on: canvas)
     }
 
-    static func drawGroups(_ pane: GroupsContent.Pane<GroupsContent.GroupRow>, focused: Bool, in rect: Rect, on canvas: any Canvas) {
+    /// Draws the view over `previous`, what the same body shows now (nil: draw it whole). A pane
+    /// that did not change is not drawn; one whose selection alone moved redraws the two rows
+    /// and its position, as the user list does.
+    static func draw(_ content: GroupsContent, replacing previous: GroupsContent?, in body: Rect, on canvas: any Canvas) {
+        let left = Rect(row: body.row, column: body.column, width: groupsWidth(of: body.width), height: body.height)
+        let right = Rect(row: body.row, column: left.right, width: body.width - left.width, height: body.height)
+        let previous = previous.flatMap { $0.focused == content.focused && $0.membersFocused == content.membersFocused ? $0 : nil }
+        if content.groups != previous?.groups {
+            drawGroups(content.groups, replacing: previous?.groups, focused: content.focused && !content.membersFocused, in: left, on: canvas)
+        }
+        if content.members != previous?.members {
+            drawMembers(content.members, replacing: previous?.members, focused: content.focused && content.membersFocused, in: right, on: canvas)
+        }
+    }
+
+    static func drawGroups(
+        _ pane: GroupsContent.Pane<GroupsContent.GroupRow>, replacing previous: GroupsContent.Pane<GroupsContent.GroupRow>? = nil,
+        focused: Bool, in rect: Rect, on canvas: any Canvas
+    ) {
         let countWidth = 8
-        drawPane(pane, focused: focused, in: rect, on: canvas, titles: { width in
+        drawPane(pane, replacing: previous, focused: focused, in: rect, on: canvas, titles: { width in
             TextWidth.fit(" Name", toColumns: width - countWidth) + TextWidth.fit("Members", toColumns: countWidth)
         }) { group, selected, point, width in
             let count = Format.count(group.memberCount)
@@ -33,8 +48,11 @@ public enum GroupsView {
         }
     }
 
-    static func drawMembers(_ pane: GroupsContent.Pane<GroupsContent.MemberRow>, focused: Bool, in rect: Rect, on canvas: any Canvas) {
-        drawPane(pane, focused: focused, in: rect, on: canvas, titles: { width in
+    static func drawMembers(
+        _ pane: GroupsContent.Pane<GroupsContent.MemberRow>, replacing previous: GroupsContent.Pane<GroupsContent.MemberRow>? = nil,
+        focused: Bool, in rect: Rect, on canvas: any Canvas
+    ) {
+        drawPane(pane, replacing: previous, focused: focused, in: rect, on: canvas, titles: { width in
             let nameWidth = (width - 1) * 9 / 20
             return TextWidth.fit(" Name", toColumns: nameWidth + 1) + " Email"
         }) { member, selected, point, width in
@@ -48,20 +66,36 @@ public enum GroupsView {
     /// A box with the title and position in its top edge, column titles, the rows (each drawn
     /// by `row` after the selection marker), or the message centred when there are none.
     private static func drawPane<Row>(
-        _ pane: GroupsContent.Pane<Row>, focused: Bool, in rect: Rect, on canvas: any Canvas,
+        _ pane: GroupsContent.Pane<Row>, replacing previous: GroupsContent.Pane<Row>?, focused: Bool, in rect: Rect, on canvas: any Canvas,
         titles: (Int) -> String, row: (Row, Style, Point, Int) -> Void
     ) {
-        canvas.fill(rect, style: .normal)
-        canvas.drawBox(rect, title: pane.title, style: focused ? .border : .dim)
         let position = positionText(pane)
         let positionWidth = TextWidth.columns(of: position)
-        if rect.width > positionWidth + TextWidth.columns(of: pane.title) + 8 {
+        let showsPosition = rect.width > positionWidth + TextWidth.columns(of: pane.title) + 8
+        let inner = rect.inset(by: 1)
+        let rowsArea = Rect(row: inner.row + 1, column: inner.column, width: inner.width, height: inner.height - 1)
+        func drawRow(at offset: Int) {
+            guard offset >= 0, offset < pane.rows.count, offset < rowsArea.height else { return }
+            let point = Point(row: rowsArea.row + offset, column: rowsArea.column)
+            let isSelected = pane.firstIndex + offset == pane.selectedIndex
+            let mark: Style = isSelected ? (focused ? .selected : .selectedInactive) : .normal
+            canvas.draw(isSelected ? "▌" : " ", at: point, style: mark)
+            row(pane.rows[offset], mark, point, rowsArea.width)
+        }
+        if let previous, inner.height >= 2, inner.width >= 6, !pane.rows.isEmpty, previous.selectingOtherRow(of: pane),
+           TextWidth.columns(of: positionText(previous)) == positionWidth {
+            // Only the selection moved: its old and new rows, and the position over the same cells.
+            if showsPosition { canvas.draw(position, at: Point(row: rect.row, column: rect.right - positionWidth - 2), style: .accent) }
+            for index in [previous.selectedIndex, pane.selectedIndex].compactMap({ $0 }) { drawRow(at: index - pane.firstIndex) }
+            return
+        }
+        canvas.fill(rect, style: .normal)
+        canvas.drawBox(rect, title: pane.title, style: focused ? .border : .dim)
+        if showsPosition {
             canvas.draw(position, at: Point(row: rect.row, column: rect.right - positionWidth - 2), style: .accent)
         }
-        let inner = rect.inset(by: 1)
         guard inner.height >= 2, inner.width >= 6 else { return }
         canvas.drawPadded(titles(inner.width), at: Point(row: inner.row, column: inner.column), width: inner.width, style: .columnTitle)
-        let rowsArea = Rect(row: inner.row + 1, column: inner.column, width: inner.width, height: inner.height - 1)
         if pane.rows.isEmpty {
             if let message = pane.message {
                 let lines = TextWrap.lines(message, width: max(1, rowsArea.width - 2))
@@ -74,13 +108,7 @@ public enum GroupsView {
             }
             return
         }
-        for (offset, item) in pane.rows.enumerated() where offset < rowsArea.height {
-            let point = Point(row: rowsArea.row + offset, column: rowsArea.column)
-            let isSelected = pane.firstIndex + offset == pane.selectedIndex
-            let mark: Style = isSelected ? (focused ? .selected : .selectedInactive) : .normal
-            canvas.draw(isSelected ? "▌" : " ", at: point, style: mark)
-            row(item, mark, point, rowsArea.width)
-        }
+        for offset in pane.rows.indices { drawRow(at: offset) }
         if let problem = pane.problem, pane.rows.count < rowsArea.height {
             canvas.draw(" ✗ \(problem) Press r to retry.", at: Point(row: rowsArea.row + pane.rows.count, column: rowsArea.column),
                         style: .error, maxColumns: rowsArea.width)
@@ -92,5 +120,14 @@ public enum GroupsView {
         guard total > 0 else { return " 0 " }
         let position = (pane.selectedIndex ?? 0) + 1
         return " \(Format.count(position)) / \(Format.count(total))\(pane.totalIsLowerBound ? "+" : "") "
+    }
+}
+
+extension GroupsContent.Pane {
+    /// Whether `other` is this pane with only the selection moved: the same rows in the same place.
+    func selectingOtherRow(of other: Self) -> Bool {
+        title == other.title && firstIndex == other.firstIndex && total == other.total
+            && totalIsLowerBound == other.totalIsLowerBound && message == other.message && problem == other.problem
+            && rows == other.rows
     }
 }

@@ -35,8 +35,12 @@ public enum UserListView {
         let position = positionText(content)
         let style: Style = content.focused ? .border : .dim
         if let previous {
-            if title != Self.title(previous) || position != positionText(previous) {
+            let previousPosition = positionText(previous)
+            if title != Self.title(previous) || TextWidth.columns(of: position) != TextWidth.columns(of: previousPosition) {
                 canvas.drawTopEdge(of: rect, title: title, style: style)
+                drawPosition(position, in: rect, on: canvas)
+            } else if position != previousPosition {
+                // The same width over the same cells: the border around it stays as it is.
                 drawPosition(position, in: rect, on: canvas)
             }
         } else {
@@ -62,9 +66,19 @@ public enum UserListView {
             }
             return
         }
+        // The same rows in the same place (a move inside the screen, a mark): only the lines
+        // whose selection or mark changed are drawn, and no row's texts are compared. Both
+        // arrays are usually the Presenter's one array (ListRowsMemo), which == sees at once.
+        let sameRows = previous.map { $0.firstIndex == content.firstIndex && $0.rows == content.rows } ?? false
         for offset in 0..<rowsArea.height {
+            if let previous, sameRows {
+                guard offset < content.rows.count else { break }
+                let index = content.firstIndex + offset
+                if (index == content.selectedIndex) == (index == previous.selectedIndex),
+                   content.marked.contains(index) == previous.marked.contains(index) { continue }
+            }
             let line = visibleLine(offset, of: content)
-            if let previous, line == visibleLine(offset, of: previous) { continue }
+            if let previous, !sameRows, line == visibleLine(offset, of: previous) { continue }
             let point = Point(row: rowsArea.row + offset, column: rowsArea.column)
             if let line {
                 drawRow(line.row, selected: line.selected, marked: line.marked, focused: content.focused, columns: columns,
