@@ -45,6 +45,7 @@ TOKEN=bench-token-$$
 LOG_LEVEL=${LOG_LEVEL:-warning}
 
 workdir=$(mktemp -d)
+database_given=${DATABASE:-}
 DATABASE=${DATABASE:-$workdir/users.sqlite}
 RESULTS=${RESULTS:-}
 server_pids=()
@@ -207,8 +208,8 @@ done
 # connections with a named token, against BASE_BIN's build from before named tokens when given,
 # and the bootstrap token; rounds interleaved, medians.
 token_report=$workdir/token.out
-BIN=$BIN BASE_BIN=${BASE_BIN:-} USERS=$USERS DURATION=$DURATION ROUNDS=${TOKEN_ROUNDS:-5} DATABASE=$DATABASE \
-    THIS_URL=$URL THIS_DATABASE=$DATABASE THIS_TOKEN=$TOKEN "$(dirname "$0")/bench-token.sh" | tee "$token_report"
+BIN=$BIN BASE_BIN=${BASE_BIN:-} USERS=$USERS DURATION=$DURATION ROUNDS=${TOKEN_ROUNDS:-5} DATABASE=$database_given \
+    "$(dirname "$0")/bench-token.sh" | tee "$token_report"
 token_verdict=$(grep -E '^  (named token|bootstrap)' "$token_report" | head -1 | sed 's/^  //')
 record token_ab "$token_verdict"
 

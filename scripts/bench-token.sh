@@ -12,10 +12,9 @@
 # machine; the figures are medians of $ROUNDS rounds, and B must be at least 95% of A. Without
 # BASE_BIN, B against C only.
 #
-# Each build gets its own server on its own database seeded with the same $USERS users (a
-# SQLite file, or with DATABASE=postgres two databases in one throwaway cluster). bench-server.sh
-# passes its running server instead: THIS_URL and THIS_DATABASE (then DATABASE, when a postgres
-# URL, is the cluster the base's database is made in).
+# The users are seeded once, by the older build when there is one, and each server gets its own
+# copy, so both answer the same bytes (a newer seed puts users in demo groups): a SQLite file
+# each, or with DATABASE=postgres (or a postgres:// URL of a cluster) a database each.
 set -euo pipefail
 source "$(dirname "$0")/lib/server.sh"
 source "$(dirname "$0")/lib/wrk.sh"
@@ -26,8 +25,6 @@ USERS=${USERS:-100000}
 DURATION=${DURATION:-4}
 ROUNDS=${ROUNDS:-5}
 DATABASE=${DATABASE:-}
-THIS_URL=${THIS_URL:-}
-THIS_DATABASE=${THIS_DATABASE:-}
 TOKEN=bench-token-$$
 FIRST_PAGE="/api/v1/users?page=1&per_page=50"
 scripts=$(cd "$(dirname "$0")" && pwd)
@@ -52,41 +49,47 @@ if [ "$DATABASE" = postgres ]; then
 elif [[ "$DATABASE" == postgres://* ]]; then
     cluster_url=$DATABASE
 fi
-database_for() {
+# database NAME [TEMPLATE]: the --database of a new database NAME (a copy of TEMPLATE's, when given).
+database() {
     if [ -n "$cluster_url" ]; then
-        "$scripts/lib/postgres.sh" createdb "$cluster_url" "$1_$$"
+        "$scripts/lib/postgres.sh" createdb "$cluster_url" "$1_$$" ${2:+"$2_$$"}
         echo "${cluster_url/\/postgres\?//$1_$$?}"
     else
+        [ -z "${2:-}" ] || cp "$token_workdir/$2.sqlite" "$token_workdir/$1.sqlite"
         echo "$token_workdir/$1.sqlite"
     fi
 }
 
-# start BINARY DATABASE VARIABLE: a release server seeded with $USERS users; sets VARIABLE to its URL.
+# start BINARY DATABASE VARIABLE [OPTION…]: a release server; sets VARIABLE to its URL.
 start() {
     local name=$3
-    "$1/roster-server" --port 0 --database "$2" --token "$TOKEN" --seed "$USERS" --log-level warning \
+    "$1/roster-server" --port 0 --database "$2" --token "$TOKEN" --log-level warning "${@:4}" \
         >"$token_workdir/$name.stdout" 2>"$token_workdir/$name.stderr" &
     token_pids+=("$!")
     printf -v "$name" '%s' "$(server_url "$!" "$token_workdir/$name.stdout" "$token_workdir/$name.stderr" 600)"
 }
 
-if [ -z "$THIS_URL" ]; then
-    THIS_DATABASE=$(database_for this)
-    start "$BIN" "$THIS_DATABASE" THIS_URL
-    THIS_TOKEN=$TOKEN
-else
-    # bench-server.sh's server, with its token.
-    THIS_TOKEN=${THIS_TOKEN:?THIS_TOKEN goes with THIS_URL}
-fi
+# stop_last: stops the server started last (SIGTERM: SQLite's file is whole when it exits).
+stop_last() {
+    local pid=${token_pids[-1]}
+    kill -TERM "$pid"; wait "$pid" 2>/dev/null || true
+    unset 'token_pids[-1]'
+}
+
+seed_bin=${BASE_BIN:-$BIN}
+start "$seed_bin" "$(database seeded)" SEEDED --seed "$USERS"
+stop_last
+THIS_DATABASE=$(database this seeded)
+start "$BIN" "$THIS_DATABASE" THIS_URL
 named=$("$BIN/roster-server" token create "bench-reader-$$" --scope read --database "$THIS_DATABASE" | sed -n 's/^token: //p')
 [ -n "$named" ] || { echo "roster-server token create printed no token"; exit 1; }
 
 labels=("B this build, named token" "C this build, bootstrap token")
 urls=("$THIS_URL" "$THIS_URL")
-secrets=("$named" "$THIS_TOKEN")
+secrets=("$named" "$TOKEN")
 if [ -n "$BASE_BIN" ]; then
     base_commit=$(git -C "$BASE_BIN/../.." rev-parse --short HEAD 2>/dev/null || echo "?")
-    start "$BASE_BIN" "$(database_for base)" BASE_URL
+    start "$BASE_BIN" "$(database base seeded)" BASE_URL
     labels=("A base build ($base_commit), its token" "${labels[@]}")
     urls=("$BASE_URL" "${urls[@]}")
     secrets=("$TOKEN" "${secrets[@]}")
