@@ -208,7 +208,7 @@ done
 # connections with a named token, against BASE_BIN's build from before named tokens when given,
 # and the bootstrap token; rounds interleaved, medians.
 token_report=$workdir/token.out
-BIN=$BIN BASE_BIN=${BASE_BIN:-} USERS=$USERS DURATION=$DURATION ROUNDS=${TOKEN_ROUNDS:-5} DATABASE=$database_given \
+BIN=$BIN BASE_BIN=${BASE_BIN:-} USERS=$USERS DURATION=$DURATION ROUNDS=${TOKEN_ROUNDS:-9} DATABASE=$database_given \
     "$(dirname "$0")/bench-token.sh" | tee "$token_report"
 token_verdict=$(grep -E '^  (named token|bootstrap)' "$token_report" | head -1 | sed 's/^  //')
 record token_ab "$token_verdict"

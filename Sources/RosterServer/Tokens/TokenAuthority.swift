@@ -42,7 +42,9 @@ final class TokenAuthority: Sendable {
     func identify(_ secret: some Collection<UInt8>) async throws -> TokenIdentity? {
         if Self.constantTimeEqual(secret, bootstrap) { return .bootstrap }
         guard let store else { return nil }
-        let digest = SHA256.hash(data: Array(secret))
+        // Hashed where the header's bytes lie: no copy.
+        let digest = secret.withContiguousStorageIfAvailable { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
+            ?? SHA256.hash(data: Array(secret))
         let moment = ContinuousClock.now
         let date = now()
         var answer = found.withLock { cached -> (record: TokenRecord, markUse: Bool)? in
