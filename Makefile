@@ -7,7 +7,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages the build and the tests need, each with the check that says it is there.
 APT_PACKAGES := pkg-config libncurses-dev libsqlite3-dev tmux openssl libldap-dev
-.PHONY: all deps ldap-deps postgres-deps build run test clean check-api check-scim python-venv api-check-tools scim-check-tools bench-server bench-server-backends bench-scim-filters bench-writes bench-tools bench bench-ldap screenshots tool-deps scim-peer
+.PHONY: all deps ldap-deps postgres-deps build run test clean check-api check-scim python-venv api-check-tools scim-check-tools bench-server bench-token bench-server-backends bench-scim-filters bench-writes bench-tools bench bench-ldap screenshots tool-deps scim-peer
 
 # Python for the measuring and picture-making scripts: a virtual environment under .build, so
 # nothing is installed into the system's Python.
@@ -124,7 +124,13 @@ check-scim: deps scim-check-tools $(if $(filter postgres,$(DATABASE)),postgres-d
 USERS ?= 100000
 DATABASE ?=
 bench-server: bench-tools $(if $(filter postgres,$(DATABASE)),postgres-deps)
-	BIN=.build/release USERS=$(USERS) DATABASE=$(DATABASE) scripts/bench-server.sh
+	BIN=.build/release BASE_BIN=$(BASE_BIN) USERS=$(USERS) DATABASE=$(DATABASE) scripts/bench-server.sh
+
+# What the token check costs the hot path, alone (bench-server ends with it): the cached first
+# page at 8 connections with a named token against BASE_BIN (a folder with a release
+# roster-server from before named tokens, e.g. 471fd24), rounds interleaved, medians.
+bench-token: bench-tools $(if $(filter postgres,$(DATABASE)),postgres-deps)
+	BIN=.build/release BASE_BIN=$(BASE_BIN) USERS=$(USERS) DATABASE=$(DATABASE) scripts/bench-token.sh
 
 # The same bench on SQLite, then on PostgreSQL (a throwaway cluster), and the figures side by side.
 bench-server-backends: bench-tools postgres-deps

@@ -166,6 +166,8 @@ let package = Package(
             name: "RosterServerTests",
             dependencies: [
                 "RosterServer", "RosterKit", "RosterKitTestSupport",
+                // Roster's own bulk run against the server (the TLS rotation test).
+                "RosterApp",
                 // To break the database under a running server (the 500 test).
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The PostgreSQL client's configuration, read from --database URLs.

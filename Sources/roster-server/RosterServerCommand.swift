@@ -78,6 +78,9 @@ struct RosterServerCommand: AsyncParsableCommand {
         valueName: "file"))
     var tlsKey: String?
 
+    @Flag(help: "Serve plain HTTP on an address other than loopback, without --tls-cert: tokens and personal data then cross the network unencrypted (only behind a TLS proxy on a network you trust). Refused without this flag.")
+    var insecureHTTP = false
+
     @Option(help: ArgumentHelp("Delete audit entries older than this (30d, 52w…) in the background; by default they are kept.", valueName: "duration"))
     var auditRetention: String?
 
@@ -111,6 +114,14 @@ struct RosterServerCommand: AsyncParsableCommand {
         guard (tlsCert == nil) == (tlsKey == nil) else {
             throw ValidationError("--tls-cert and --tls-key go together: give both or neither.")
         }
+        // Plain HTTP stays for loopback (and the embedded server); elsewhere it takes a flag
+        // that says so, rather than a warning in a log nobody reads.
+        if tlsCert == nil && !Self.isLoopback(host) && !insecureHTTP {
+            throw ValidationError("""
+                --host \(host) without --tls-cert and --tls-key would send tokens and personal data over the network unencrypted. \
+                Give --tls-cert and --tls-key, listen on 127.0.0.1 behind a TLS proxy, or add --insecure-http to serve plain HTTP anyway.
+                """)
+        }
         if let token = givenToken {
             guard !token.isEmpty, token.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
                 throw ValidationError("The token must be printable ASCII without spaces.")
@@ -143,7 +154,7 @@ struct RosterServerCommand: AsyncParsableCommand {
             tls: tlsFiles)
         configuration.auditRetention = try auditRetention.map { text throws(TokenError) in try AuditAdministration.duration(text) }
         if tlsFiles == nil && !Self.isLoopback(host) {
-            logger.warning("serving plain HTTP on \(host): tokens and personal data cross the network unencrypted; give --tls-cert and --tls-key, or listen on 127.0.0.1 behind a TLS proxy")
+            logger.warning("serving plain HTTP on \(host) (--insecure-http): tokens and personal data cross the network unencrypted; give --tls-cert and --tls-key, or listen on 127.0.0.1 behind a TLS proxy")
         }
         let server = try await UserAPIServer.start(configuration, logger: logger) { url in
             Self.printLine("listening on \(url.absoluteString)")
@@ -156,8 +167,11 @@ struct RosterServerCommand: AsyncParsableCommand {
         return TLSFiles(certificatePath: tlsCert, keyPath: tlsKey)
     }
 
-    private static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    /// The loopback names and addresses: `localhost`, `::1` (bracketed or not), 127.0.0.0/8.
+    static func isLoopback(_ host: String) -> Bool {
+        ["localhost", "::1", "[::1]"].contains(host.lowercased())
+            || (host.hasPrefix("127.") && host.split(separator: ".", omittingEmptySubsequences: false).count == 4
+                && host.split(separator: ".").allSatisfy { UInt8($0) != nil })
     }
 
     /// Straight to the file descriptor: stdout is block-buffered when piped, and a script

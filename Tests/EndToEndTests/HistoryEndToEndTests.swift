@@ -4,10 +4,10 @@ import RosterKit
 import RosterKitTestSupport
 import Testing
 
-/// A user's history with the real binaries in tmux: a named token edits a user twice, and `h`
-/// in Roster shows both changes with the token's name. Part of the serialized end-to-end suite.
+/// A user's history with the real binaries in tmux: a named token edits a user twice and puts
+/// them in a group, and `h` in Roster shows the three changes with the token's name. Part of the serialized end-to-end suite.
 extension EndToEndTests {
-    @Test func hShowsAUsersTwoChangesWithTheTokensName() async throws {
+    @Test func hShowsAUsersChangesAndGroupsWithTheTokensName() async throws {
         let server = try await ServerProcess(seed: 3)
         defer { server.stop() }
         let secret = try Self.createToken(named: "night-editor", scopes: "read,write", database: server.directory.appendingPathComponent("users.sqlite").path)
@@ -17,6 +17,9 @@ extension EndToEndTests {
         let first = try #require(try await server.repository.listUsers(UserQuery(perPage: 1)).items.first)
         _ = try await editor.updateUser(id: first.id, with: UserDraft(name: "Aaa Renamed", email: first.email, role: first.role, status: first.status))
         _ = try await editor.updateUser(id: first.id, with: UserDraft(name: "Aaa Renamed", email: first.email, role: first.role, status: .suspended))
+        // A membership change is the user's history too, not only the group's.
+        let group = try await editor.createGroup(GroupDraft(name: "Night shift"), idempotencyKey: UUID().uuidString)
+        _ = try await editor.changeMembers(of: group.id, MembershipChange(add: [first.id], remove: []))
 
         let session = try RosterSession(server: server, columns: 160)
         try await session.tmux.waitFor("1 / 3")
@@ -26,11 +29,11 @@ extension EndToEndTests {
         try await waitUntil("the history with both changes") {
             let pane = try session.detailPane()
             return pane.contains("night-editor") && pane.contains("status “active” → “suspended”")
-                && pane.contains("→ “Aaa Renamed”")
+                && pane.contains("→ “Aaa Renamed”") && pane.contains("member_of — → “Night shift”")
         }
         let pane = try session.detailPane()
-        #expect(pane.components(separatedBy: "night-editor").count - 1 == 2, "\(pane)")
-        #expect(pane.contains("2 changes, newest first"), "\(pane)")
+        #expect(pane.components(separatedBy: "night-editor").count - 1 == 3, "\(pane)")
+        #expect(pane.contains("3 changes, newest first"), "\(pane)")
         try session.tmux.send("h")
         try await waitUntil("the record again") { try !session.detailPane().contains("night-editor") }
     }

@@ -95,6 +95,43 @@ struct AuditTests {
         }
     }
 
+    @Test("A membership change is in each member's own history too (Roster API and SCIM), with the group's name", arguments: Backend.allCases)
+    func membershipsInTheUsersHistory(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
+            let admin = try await Self.token(server, "auditor", [.admin])
+            let okta = try await Self.token(server, "okta", [.scim])
+            let ana = try await server.repository().createUser(UserDraft(name: "Ana", email: "ana@example.com"))
+            let bo = try await server.repository().createUser(UserDraft(name: "Bo", email: "bo@example.com"))
+            let night = try await server.createGroup("Night shift")
+            #expect(try await server.call(.post, "/api/v1/groups/\(night.id)/members", #"{"add":["\#(ana.id)","\#(bo.id)"]}"#).status == 200)
+            #expect(try await server.call(.delete, "/api/v1/groups/\(night.id)/members/\(bo.id)").status == 200)
+            #expect(try await server.call(.put, "/api/v1/groups/\(night.id)/members/\(bo.id)").status == 200)
+            #expect(try await server.call(.put, "/api/v1/groups/\(night.id)/members/\(bo.id)").status == 200, "a second time changes nothing")
+            let created = try await server.raw(.post, "/scim/v2/Groups", headers: ["Authorization": "Bearer \(okta)", "Content-Type": "application/scim+json"],
+                                               body: .json(#"{"schemas":["urn:ietf:params:scim:schemas:core:2.0:Group"],"displayName":"Pharmacy","members":[{"value":"\#(ana.id)"}]}"#))
+            #expect(created.status == 201, "\(created.text)")
+            let pharmacy = try #require(created.object["id"] as? String)
+            let patch = try await server.raw(.patch, "/scim/v2/Groups/\(pharmacy)", headers: ["Authorization": "Bearer \(okta)", "Content-Type": "application/scim+json"],
+                                             body: .json(#"{"schemas":["urn:ietf:params:scim:api:messages:2.0:PatchOp"],"Operations":[{"op":"remove","path":"members[value eq \"\#(ana.id)\"]"}]}"#))
+            #expect(patch.status == 200 || patch.status == 204, "\(patch.text)")
+
+            let anas = try await Self.audit(server, admin: admin, "resource=user&resource_id=\(ana.id)")
+            #expect(anas.map { $0["action"] as? String } == ["members", "members", "members", "create"])
+            #expect(anas.prefix(3).map(Self.changes) == [
+                ["member_of": ["Pharmacy", nil]], ["member_of": [nil, "Pharmacy"]], ["member_of": [nil, "Night shift"]],
+            ])
+            #expect(anas.prefix(2).allSatisfy { $0["token"] as? String == "okta" && $0["via"] as? String == "scim" })
+            let bos = try await Self.audit(server, admin: admin, "resource=user&resource_id=\(bo.id)")
+            #expect(bos.map { $0["action"] as? String } == ["members", "members", "members", "create"], "the repeated PUT left nothing")
+            #expect(bos.prefix(3).map(Self.changes) == [
+                ["member_of": [nil, "Night shift"]], ["member_of": ["Night shift", nil]], ["member_of": [nil, "Night shift"]],
+            ])
+            // The group's own entries stay as they were: one per change, with the ids.
+            let groups = try await Self.audit(server, admin: admin, "resource=group&resource_id=\(night.id)")
+            #expect(groups.map { $0["action"] as? String } == ["members", "members", "members", "create"])
+        }
+    }
+
     @Test("A SCIM PATCH is audited with its changed fields; SCIM Bulk's operations each get one", arguments: Backend.allCases)
     func scimAudited(backend: Backend) async throws {
         try await withServer(backend: backend) { server in
@@ -186,32 +223,75 @@ struct AuditTests {
         }
     }
 
-    @Test("A SIGKILL right after the answers loses neither a write nor its entry")
-    func killAfterAnswer() async throws {
+    @Test("A SIGKILL of roster-server right after the answers loses neither a write nor its entry", arguments: Backend.allCases)
+    func killAfterAnswer(backend: Backend) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-audit-kill-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("users.sqlite").path
-        let server = try ServerProcess(arguments: ["--port", "0", "--database", path, "--token", "kill-test", "--log-level", "warning"])
+        var database = directory.appendingPathComponent("users.sqlite").path
+        var postgresName: String?
+        if backend == .postgres { (database, postgresName) = try await TestPostgres.shared.createDatabase() }
+        let server = try ServerProcess(arguments: ["--port", "0", "--database", database, "--token", "kill-test", "--log-level", "warning"])
         let url = try await server.waitForListening()
         let users = RosterAPIDirectory(client: APIClient(baseURL: url, token: "kill-test", transport: TestTransport.shared, logger: quietLogger))
-        let acknowledged = try await withThrowingTaskGroup(of: [String].self) { group in
+        // Creates and edits from five clients at once; the ids of every write answered 2xx.
+        let acknowledged = try await withThrowingTaskGroup(of: (created: [String], edited: [String]).self) { group in
             for worker in 0..<5 {
                 group.addTask {
-                    var ids: [String] = []
+                    var created: [String] = [], edited: [String] = []
                     for index in 0..<10 {
-                        ids.append(try await users.createUser(UserDraft(name: "Kept \(worker)-\(index)", email: "k\(worker)-\(index)@example.com")).id)
+                        let user = try await users.createUser(UserDraft(name: "Kept \(worker)-\(index)", email: "k\(worker)-\(index)@example.com"))
+                        created.append(user.id)
+                        if index.isMultiple(of: 2) {
+                            _ = try await users.updateUser(id: user.id, with: UserDraft(name: "Edited \(worker)-\(index)", email: user.email))
+                            edited.append(user.id)
+                        }
                     }
-                    return ids
+                    return (created, edited)
                 }
             }
-            return try await group.reduce(into: []) { $0 += $1 }
+            return try await group.reduce(into: (created: [String](), edited: [String]())) { $0.created += $1.created; $0.edited += $1.edited }
         }
         server.signal(SIGKILL)
-        _ = await server.waitForExit()
-        let store = try SQLiteStore(path: path)
-        let entries = try await store.auditEntries(AuditQuery(limit: 200))
-        #expect(Set(entries.map(\.resourceID)) == Set(acknowledged))
-        #expect(entries.count == 50 && entries.allSatisfy { $0.action == "create" && $0.token == "bootstrap" })
+        let exit = await server.waitForExit()
+        #expect(exit.reason == .uncaughtSignal && exit.status == SIGKILL)
+
+        let (entries, stored) = try await Self.afterTheKill(backend: backend, database: database)
+        if let postgresName { try? await TestPostgres.shared.dropDatabase(named: postgresName) }
+        #expect(stored.count == 50 && Set(stored.map(\.id)) == Set(acknowledged.created))
+        #expect(Set(stored.filter { $0.name.hasPrefix("Edited") }.map(\.id)) == Set(acknowledged.edited))
+        let creates = entries.filter { $0.action == "create" }, updates = entries.filter { $0.action == "update" }
+        #expect(creates.count == 50 && Set(creates.map(\.resourceID)) == Set(acknowledged.created))
+        #expect(updates.count == 25 && Set(updates.map(\.resourceID)) == Set(acknowledged.edited))
+        #expect(entries.count == 75 && entries.allSatisfy { $0.token == "bootstrap" })
+    }
+
+    /// The audit entries and the users, read from the database of a server that is gone: the
+    /// entries from the store, the users through a new server on the same database.
+    static func afterTheKill(backend: Backend, database: String) async throws -> ([AuditEntry], [User]) {
+        let entries: [AuditEntry]
+        switch backend {
+        case .sqlite:
+            entries = try await SQLiteStore(path: database).auditEntries(AuditQuery(limit: 200))
+        case .postgres:
+            let opened = try await PostgresDatabase.open(url: database, logger: quietLogger)
+            do {
+                entries = try await PostgresStore(database: opened).auditEntries(AuditQuery(limit: 200))
+            } catch {
+                await opened.close()
+                throw error
+            }
+            await opened.close()
+        }
+        let server = try await UserAPIServer.start(ServerConfiguration(databasePath: database, token: "kill-test"))
+        do {
+            let users = RosterAPIDirectory(client: APIClient(baseURL: server.url, token: "kill-test", transport: TestTransport.shared, logger: quietLogger))
+            let stored = try await users.listUsers(UserQuery(page: 1, perPage: 200)).items
+            await server.shutdown()
+            return (entries, stored)
+        } catch {
+            await server.shutdown()
+            throw error
+        }
     }
 }

@@ -81,11 +81,47 @@ struct ProcessTests {
         await #expect(throws: APIError.self) { _ = try await users.listUsers(UserQuery()) }
     }
 
+    @Test("Plain HTTP on an address other than loopback is refused without --insecure-http, before the database is opened; with it, served with a warning")
+    func plainHTTPOffLoopback() async throws {
+        let (directory, path) = Self.temporaryDatabase()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for host in ["0.0.0.0", "::", "192.0.2.1", "127.example.com"] {
+            let refused = try ServerProcess(arguments: ["--host", host, "--port", "0", "--database", path, "--token", "t"])
+            let exit = await refused.waitForExit()
+            #expect(exit.status != 0, "\(host)")
+            // The exit can be seen before the last of its standard error is read.
+            let said = await eventually {
+                refused.stderr.contains("--host \(host) without --tls-cert and --tls-key would send tokens and personal data over the network unencrypted")
+                    && refused.stderr.contains("or add --insecure-http to serve plain HTTP anyway")
+            }
+            #expect(said, "\(host): \(refused.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: path), "refused before the database is made")
+
+        let server = try ServerProcess(arguments: ["--host", "0.0.0.0", "--insecure-http", "--port", "0", "--database", path, "--token", "t", "--log-level", "warning"])
+        let url = try await server.waitForListening()
+        let port = try #require(url.port)
+        let local = try #require(URL(string: "http://127.0.0.1:\(port)"))
+        let users = RosterAPIDirectory(client: APIClient(baseURL: local, token: "t", transport: TestTransport.shared, logger: quietLogger))
+        #expect(try await users.health().status == "ok")
+        #expect(await eventually { server.stderr.contains("serving plain HTTP on 0.0.0.0 (--insecure-http)") }, "\(server.stderr)")
+        server.signal(SIGTERM)
+        _ = await server.waitForExit()
+
+        for host in ["127.0.0.1", "127.1.2.3", "localhost"] {
+            let loopback = try ServerProcess(arguments: ["--host", host, "--port", "0", "--database", path, "--token", "t", "--log-level", "warning"])
+            _ = try await loopback.waitForListening()
+            #expect(!loopback.stderr.contains("plain HTTP"), "\(host): \(loopback.stderr)")
+            loopback.signal(SIGTERM)
+            _ = await loopback.waitForExit()
+        }
+    }
+
     @Test("--help documents every option")
     func help() async throws {
         let server = try ServerProcess(arguments: ["--help"])
         _ = await server.waitForExit()
-        for option in ["--host", "--port", "--database", "--token", "ROSTER_TOKEN", "--seed", "--fail-rate", "--fail-first", "--latency", "--list-cache-size"] {
+        for option in ["--host", "--port", "--database", "--token", "ROSTER_TOKEN", "--seed", "--fail-rate", "--fail-first", "--latency", "--list-cache-size", "--insecure-http"] {
             #expect(server.stdout.contains(option), "\(option)")
         }
     }

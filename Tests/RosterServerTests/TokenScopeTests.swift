@@ -182,9 +182,9 @@ struct TokenScopeTests {
 /// Guessing tokens is slowed per address; other addresses are not.
 @Suite("Guessing tokens")
 struct GuessingTests {
-    @Test("After repeated bad tokens one address gets 429 with a growing Retry-After and a warning; another address with a good token does not")
-    func badTokensSlowed() async throws {
-        try await withServer { server in
+    @Test("After repeated bad tokens one address gets 429 with a growing Retry-After and a warning; another address with a good token does not", arguments: Backend.allCases)
+    func badTokensSlowed(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
             let port = try #require(server.url.port)
             // From 127.0.0.2 (curl --interface): a second client address on loopback.
             func guess(_ token: String) async throws -> (status: String, retryAfter: String?) {

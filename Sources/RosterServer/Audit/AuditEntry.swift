@@ -13,7 +13,8 @@ struct AuditEntry: Sendable, Equatable, Codable {
     /// "user" or "group".
     var resource: String
     var resourceID: String
-    /// "create", "update", "delete" (users and groups), "members" (a group's members).
+    /// "create", "update", "delete" (users and groups), "members" (a group's members, or a
+    /// user's groups: `member_of`).
     var action: String
     var changes: [FieldChange]
 

@@ -15,14 +15,15 @@ struct BearerAuthMiddleware: RouterMiddleware {
     ) async throws -> Response {
         let path = request.uri.path
         guard Self.isProtected(path) else { return try await next(request, context) }
-        let address = context.clientAddress
-        if let wait = limiter.wait(for: address) { throw APIProblem.tooManyBadTokens(retryAfter: wait) }
+        // The address as text only when it is needed: the limiter asks for it only while some
+        // address has sent bad tokens, and a read is not audited.
+        if let wait = limiter.wait(for: context.clientAddress) { throw APIProblem.tooManyBadTokens(retryAfter: wait) }
         guard let header = request.headers[.authorization], let secret = Self.secret(in: header) else { throw APIProblem.unauthorized }
         guard let identity = try await authority.identify(secret) else {
-            if let wait = limiter.failed(from: address) { throw APIProblem.tooManyBadTokens(retryAfter: wait) }
+            if let wait = limiter.failed(from: context.clientAddress) { throw APIProblem.tooManyBadTokens(retryAfter: wait) }
             throw APIProblem.unauthorized
         }
-        limiter.succeeded(from: address)
+        limiter.succeeded(from: context.clientAddress)
         let scope = RequiredScope.of(method: request.method, path: path)
         guard identity.scopes.contains(scope) else { throw APIProblem.missingScope(scope, token: identity.name) }
         var context = context
@@ -30,7 +31,7 @@ struct BearerAuthMiddleware: RouterMiddleware {
         // Reads change nothing: only a write needs its author for the audit log.
         if [.get, .head].contains(request.method) { return try await next(request, context) }
         let actor = AuditActor(
-            token: identity.name, client: Self.client(address: address, userAgent: request.headers[.userAgent]),
+            token: identity.name, client: Self.client(address: context.clientAddress, userAgent: request.headers[.userAgent]),
             requestID: Self.requestID(
                 request.headers.first { $0.name.canonicalName == "x-request-id" }?.value,
                 else: context.logger[metadataKey: "hb.request.id"]?.description ?? Self.randomID()),

@@ -18,6 +18,9 @@ final class GuessLimiter: Sendable {
     }
 
     private let records = Mutex<[String: Record]>([:])
+    /// How many addresses `records` holds, readable without the lock: while none has sent a bad
+    /// token (the usual case) a request neither takes the lock nor formats its address.
+    private let tracked = Atomic<Int>(0)
     private let clock = ContinuousClock()
     private let logger: Logger
 
@@ -26,8 +29,10 @@ final class GuessLimiter: Sendable {
     }
 
     /// Whole seconds the address must still wait, or nil when it may try.
-    func wait(for address: String) -> Int? {
+    func wait(for address: @autoclosure () -> String) -> Int? {
+        guard tracked.load(ordering: .acquiring) > 0 else { return nil }
         let now = clock.now
+        let address = address()
         return records.withLock { records -> Int? in
             guard let until = records[address]?.blockedUntil, until > now else { return nil }
             return Self.seconds(until - now)
@@ -50,6 +55,7 @@ final class GuessLimiter: Sendable {
             }
             records[address] = record
             if records.count > Self.maximumAddresses { Self.forgetQuietest(&records) }
+            tracked.store(records.count, ordering: .releasing)
             return (record.failures, wait)
         }
         guard let wait else { return nil }
@@ -59,9 +65,13 @@ final class GuessLimiter: Sendable {
     }
 
     /// A good token from `address`: its count starts again.
-    func succeeded(from address: String) {
+    func succeeded(from address: @autoclosure () -> String) {
+        guard tracked.load(ordering: .acquiring) > 0 else { return }
+        let address = address()
         records.withLock { records in
-            if records[address] != nil { records[address] = nil }
+            guard records[address] != nil else { return }
+            records[address] = nil
+            tracked.store(records.count, ordering: .releasing)
         }
     }
 

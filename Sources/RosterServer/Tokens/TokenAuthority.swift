@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Logging
 import Synchronization
@@ -17,7 +18,9 @@ final class TokenAuthority: Sendable {
     private let store: (any TokenStore)?
     private let now: @Sendable () -> Date
     private let logger: Logger
-    private let found = Mutex<[String: Found]>([:])
+    /// By the secret's digest (never the secret): the hex form the database wants is made only
+    /// when the database is read, not on every request.
+    private let found = Mutex<[SHA256.Digest: Found]>([:])
 
     private struct Found {
         var record: TokenRecord
@@ -33,40 +36,45 @@ final class TokenAuthority: Sendable {
         self.logger = logger
     }
 
-    /// The identity of `secret`, or nil when it is no live token's.
+    /// The identity of `secret`, or nil when it is no live token's. The hot path, a token read
+    /// less than `freshness` ago: one hash and one lock, which also says whether its last use
+    /// is due to be written.
     func identify(_ secret: some Collection<UInt8>) async throws -> TokenIdentity? {
         if Self.constantTimeEqual(secret, bootstrap) { return .bootstrap }
         guard let store else { return nil }
-        let hash = TokenRecord.hash(Array(secret))
-        let clock = ContinuousClock()
-        let moment = clock.now
-        var record = found.withLock { cached -> TokenRecord? in
-            guard let entry = cached[hash], moment - entry.readAt < Self.freshness else { return nil }
-            return entry.record
+        // Hashed where the header's bytes lie: no copy.
+        let digest = secret.withContiguousStorageIfAvailable { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
+            ?? SHA256.hash(data: Array(secret))
+        let moment = ContinuousClock.now
+        let date = now()
+        var answer = found.withLock { cached -> (record: TokenRecord, markUse: Bool)? in
+            guard let entry = cached[digest], moment - entry.readAt < Self.freshness else { return nil }
+            return (entry.record, Self.markUse(of: entry.record, in: &cached[digest], at: date, moment: moment))
         }
-        if record == nil {
-            record = try await store.token(secretHash: hash)
-            found.withLock { cached in
-                guard let record else { cached[hash] = nil; return }
-                cached[hash] = Found(record: record, readAt: moment, markedUsedAt: cached[hash]?.markedUsedAt)
+        if answer == nil {
+            let record = try await store.token(secretHash: TokenRecord.hex(digest))
+            answer = found.withLock { cached -> (record: TokenRecord, markUse: Bool)? in
+                guard let record else { cached[digest] = nil; return nil }
+                cached[digest] = Found(record: record, readAt: moment, markedUsedAt: cached[digest]?.markedUsedAt)
+                return (record, Self.markUse(of: record, in: &cached[digest], at: date, moment: moment))
             }
         }
-        let date = now()
-        guard let record, record.isLive(at: date) else { return nil }
-        noteUse(of: record.name, hash: hash, at: date, moment: moment, store: store)
-        return TokenIdentity(name: record.name, scopes: record.scopes)
+        guard let answer, answer.record.isLive(at: date) else { return nil }
+        if answer.markUse { noteUse(of: answer.record.name, at: date, store: store) }
+        return TokenIdentity(name: answer.record.name, scopes: answer.record.scopes)
     }
 
-    /// Writes `last_used_at` in the background, once a minute at most: a request never waits for it.
-    private func noteUse(of name: String, hash: String, at date: Date, moment: ContinuousClock.Instant, store: any TokenStore) {
-        let due = found.withLock { cached -> Bool in
-            guard var entry = cached[hash] else { return false }
-            if let marked = entry.markedUsedAt, moment - marked < Self.lastUsedEvery { return false }
-            entry.markedUsedAt = moment
-            cached[hash] = entry
-            return true
-        }
-        guard due else { return }
+    /// Whether this use of a live token is the one to write as its last (once a minute at
+    /// most); if so, the entry says it was, so the next requests do not.
+    private static func markUse(of record: TokenRecord, in entry: inout Found?, at date: Date, moment: ContinuousClock.Instant) -> Bool {
+        guard record.isLive(at: date), entry != nil else { return false }
+        if let marked = entry?.markedUsedAt, moment - marked < lastUsedEvery { return false }
+        entry?.markedUsedAt = moment
+        return true
+    }
+
+    /// Writes `last_used_at` in the background: a request never waits for it.
+    private func noteUse(of name: String, at date: Date, store: any TokenStore) {
         let logger = self.logger
         Task {
             do {

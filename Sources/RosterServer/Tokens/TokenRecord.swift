@@ -20,10 +20,19 @@ public struct TokenRecord: Sendable, Equatable {
     /// The secret's SHA-256 in hex. A token is 256 random bits, so a plain hash is enough: no
     /// salt or slow hash is needed against guessing where there is nothing short to guess.
     static func hash(_ secret: some DataProtocol) -> String {
-        SHA256.hash(data: secret).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        hex(SHA256.hash(data: secret))
+    }
+
+    /// A digest as the database keeps it: 64 lowercase hex digits.
+    static func hex(_ digest: SHA256.Digest) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
+        for byte in digest {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Names as the log and the audit show them: letters, digits, `.`, `-`, `_`, `@`, 1 to 64.

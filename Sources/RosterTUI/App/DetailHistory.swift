@@ -9,7 +9,8 @@ extension DetailContent {
         var lines = [Field(label: "History", value: Self.historyHeading(state), isDim: true)]
         for change in state.value ?? [] {
             let stamp = Self.timestamp(change.at) // "2025-11-21 09:30 UTC"
-            let what = change.action == "update" ? "" : " (\(change.action)d)"
+            // A membership change says itself: "member_of — → “Night shift”".
+            let what = ["update", "members"].contains(change.action) ? "" : " (\(change.action)d)"
             lines.append(Field(label: String(stamp.dropFirst(5).prefix(5)), value: "\(stamp.dropFirst(11).prefix(5)) \(change.token)\(what)"))
             for field in change.changes {
                 lines.append(Field(label: "", value: "  " + Self.describe(field, action: change.action)))

@@ -71,15 +71,17 @@ extension RowStore {
     /// - Throws: `groupNotFound`, or `notFound` when no user has that id.
     func setMembership(of userID: String, in groupID: String, isMember: Bool, at now: Date) async throws -> Group {
         try await writeRows { rows in
-            guard let (groupSeq, _) = try await rows.group(id: groupID) else { throw StoreError.groupNotFound }
+            guard let (groupSeq, group) = try await rows.group(id: groupID) else { throw StoreError.groupNotFound }
             guard let userSeq = try await rows.userSeqs(ofIDs: [userID])[userID] else { throw StoreError.notFound }
             let changed = isMember
                 ? try await rows.add(userSeqs: [userSeq], toGroupSeq: groupSeq)
                 : try await rows.remove(userSeqs: [userSeq], fromGroupSeq: groupSeq)
             try await Self.membersChanged(changed, groupSeq: groupSeq, at: now, rows: rows)
             if !changed.isEmpty {
+                let added = isMember ? [userID] : [], removed = isMember ? [] : [userID]
                 try await Self.audit(rows, at: now, resource: "group", id: groupID, action: "members",
-                                     changes: FieldChange.members(added: isMember ? [userID] : [], removed: isMember ? [] : [userID]))
+                                     changes: FieldChange.members(added: added, removed: removed))
+                try await Self.auditMemberships(rows, at: now, group: group.name, added: added, removed: removed)
             }
             return try await Self.group(seq: groupSeq, rows: rows)
         }
@@ -89,7 +91,7 @@ extension RowStore {
     /// - Throws: `groupNotFound`; `unknownUsers` naming every id no user has.
     func changeMembers(of groupID: String, _ change: MembershipChange, at now: Date) async throws -> Group {
         try await writeRows { rows in
-            guard let (groupSeq, _) = try await rows.group(id: groupID) else { throw StoreError.groupNotFound }
+            guard let (groupSeq, group) = try await rows.group(id: groupID) else { throw StoreError.groupNotFound }
             let known = try await rows.userSeqs(ofIDs: change.add + change.remove)
             var unknown: [FieldError] = []
             let additions = Self.seqs(of: change.add, in: known, unknown: &unknown) { "add[\($0)]" }
@@ -100,10 +102,24 @@ extension RowStore {
             let removed = try await rows.remove(userSeqs: removals, fromGroupSeq: groupSeq)
             try await Self.membersChanged(added + removed, groupSeq: groupSeq, at: now, rows: rows)
             if !(added.isEmpty && removed.isEmpty) {
+                let addedIDs = Self.ids(of: added, in: known), removedIDs = Self.ids(of: removed, in: known)
                 try await Self.audit(rows, at: now, resource: "group", id: groupID, action: "members",
-                                     changes: FieldChange.members(added: Self.ids(of: added, in: known), removed: Self.ids(of: removed, in: known)))
+                                     changes: FieldChange.members(added: addedIDs, removed: removedIDs))
+                try await Self.auditMemberships(rows, at: now, group: group.name, added: addedIDs, removed: removedIDs)
             }
             return try await Self.group(seq: groupSeq, rows: rows)
+        }
+    }
+
+    /// A membership change in each member's own history too (`member_of`, the group's name
+    /// before or after), so a user's entries (`resource=user`, what `h` in Roster reads) show
+    /// every group they were put in or taken out of, not only the group's entry.
+    static func auditMemberships(_ rows: Rows, at now: Date, group name: String, added: [String], removed: [String]) async throws {
+        for id in added {
+            try await audit(rows, at: now, resource: "user", id: id, action: "members", changes: [FieldChange(field: "member_of", before: nil, after: name)])
+        }
+        for id in removed {
+            try await audit(rows, at: now, resource: "user", id: id, action: "members", changes: [FieldChange(field: "member_of", before: name, after: nil)])
         }
     }
 

@@ -51,10 +51,11 @@ extension RowStore {
             let (seq, group) = try await Self.insertGroup(named: write.name, atMilliseconds: milliseconds, rows: rows)
             try await rows.setDocument(write.document, ofGroupSeq: seq, updatedAt: nil)
             let members = try await Self.setMembers(write.memberIDs, ofGroupSeq: seq, at: now, rows: rows)
-            let changes = FieldChange.diff(nil, write.document) + members
+            let changes = FieldChange.diff(nil, write.document) + FieldChange.members(added: members.added, removed: members.removed)
             if !changes.isEmpty {
                 try await Self.audit(rows, at: now, resource: "group", id: group.id, action: "update", changes: changes)
             }
+            try await Self.auditMemberships(rows, at: now, group: write.name, added: members.added, removed: members.removed)
             return try await Self.scimGroup(id: group.id, rows: rows)
         }
     }
@@ -71,7 +72,9 @@ extension RowStore {
             try await rows.setDocument(write.document, ofGroupSeq: current.seq, updatedAt: updatedAt)
             let members = try await Self.setMembers(write.memberIDs, ofGroupSeq: current.seq, at: now, rows: rows)
             try await Self.audit(rows, at: now, resource: "group", id: id, action: "update",
-                                 changes: FieldChange.diff(name: current.group.name, write.name) + FieldChange.diff(current.document, write.document) + members)
+                                 changes: FieldChange.diff(name: current.group.name, write.name) + FieldChange.diff(current.document, write.document)
+                                     + FieldChange.members(added: members.added, removed: members.removed))
+            try await Self.auditMemberships(rows, at: now, group: write.name, added: members.added, removed: members.removed)
             return try await Self.scimGroup(id: id, rows: rows)
         }
     }
@@ -111,7 +114,7 @@ extension RowStore {
 
     /// Makes the group's members exactly `ids` (repeats ignored); answers the change, for the audit.
     /// - Throws: `unknownUsers` naming every id no user has; nothing is changed then.
-    private static func setMembers(_ ids: [String], ofGroupSeq groupSeq: Int64, at now: Date, rows: Rows) async throws -> [FieldChange] {
+    private static func setMembers(_ ids: [String], ofGroupSeq groupSeq: Int64, at now: Date, rows: Rows) async throws -> (added: [String], removed: [String]) {
         let known = try await rows.userSeqs(ofIDs: ids)
         var unknown: [FieldError] = []
         let wanted = Set(seqs(of: ids, in: known, unknown: &unknown) { "members[\($0)].value" })
@@ -125,6 +128,6 @@ extension RowStore {
         for seq in removed {
             if let id = try await rows.userID(seq: seq) { removedIDs.append(id) }
         }
-        return FieldChange.members(added: Self.ids(of: added, in: known), removed: removedIDs)
+        return (Self.ids(of: added, in: known), removedIDs)
     }
 }
