@@ -111,20 +111,24 @@ struct TokenScopeTests {
             #expect(try await status(on: server.url) == 200)
 
             try await TokenAdministration.revoke(database: server.database, name: "report-script", logger: quietLogger)
+            // Judged by when each request was sent: on a loaded machine an answer can come long
+            // after the server decided, but no request sent a second after the revocation may be
+            // let in (each replica reads its token records again every 250 ms).
             let clock = ContinuousClock()
             let revokedAt = clock.now
-            var refused = false
-            while clock.now - revokedAt < .seconds(1) {
-                if try await status(on: replica.url) == 401 { refused = true; break }
-                try await Task.sleep(for: .milliseconds(20))
+            for url in [replica.url, server.url] {
+                var refused = false
+                while !refused, clock.now - revokedAt < .seconds(10) {
+                    let sentAt = clock.now
+                    if try await status(on: url) == 401 {
+                        refused = true
+                    } else {
+                        #expect(sentAt - revokedAt < .seconds(1), "a request sent \(sentAt - revokedAt) after the revocation was let in")
+                        try await Task.sleep(for: .milliseconds(20))
+                    }
+                }
+                #expect(refused, "\(url) still accepted the revoked token after ten seconds")
             }
-            #expect(refused, "the replica still accepted the revoked token after one second")
-            #expect(clock.now - revokedAt < .seconds(1))
-            // The first server too, by the same deadline (its record was read a moment after the replica's).
-            while clock.now - revokedAt < .seconds(1), try await status(on: server.url) != 401 {
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            #expect(try await status(on: server.url) == 401)
             await replica.shutdown()
 
             let listed = try await TokenAdministration.list(database: server.database, logger: quietLogger)
