@@ -4,7 +4,8 @@ import Testing
 @testable import RosterApp
 
 /// The help desk's actions through the app model against OpenLDAP's slapd (SlapdServer): `P`
-/// with a password typed twice, checked by binding as the user; `L` after failed logins.
+/// with a password typed twice, then a generated one, each checked by binding as the user; `L`
+/// after failed logins.
 @Suite("Help desk against slapd", .timeLimit(.minutes(2)))
 @MainActor
 struct HelpDeskLDAPTests {
@@ -35,5 +36,28 @@ struct HelpDeskLDAPTests {
         await app.activity.waitForLoads()
         #expect(app.bulkRun?.progress.succeeded == 1, "\(app.bulkRun?.logLine ?? "no run")")
         #expect(server.canBind(user.id, password: "Through-The-App-1"))
+    }
+
+    @Test func aGeneratedPasswordIsTheOneSlapdTakes() async throws {
+        let server = try SlapdServer(people: 5)
+        let app = AppModel(directory: LDAPDirectory(configuration: server.configuration()), clock: ManualClock(), perPage: 50)
+        app.setListViewport(height: 10)
+        app.start()
+        await app.activity.waitForLoads()
+        #expect(await eventually { app.traits.canResetPassword })
+        let user = try #require(app.list.selectedUser)
+
+        app.startPasswordReset()
+        app.generatePassword()
+        app.confirm() // slapd has no next-logon question: straight to the confirmation
+        await app.activity.waitForLoads()
+        #expect(app.bulkRun?.progress.succeeded == 1, "\(app.bulkRun?.logLine ?? "no run")")
+        guard case .choice(let dialog) = app.topScreen else { Issue.record("no password dialog: \(app.topScreen)"); return }
+        let password = String(dialog.message.dropFirst("New password: ".count))
+        #expect(password.count == GeneratedPassword.length)
+        #expect(server.canBind(user.id, password: password))
+        app.close()
+        guard case .list = app.topScreen else { Issue.record("the dialog stays"); return }
+        #expect(app.statusMessage?.text.contains(password) == false)
     }
 }
