@@ -203,6 +203,7 @@ extension AppModel {
             if let rate = progress.rate, progress.elapsed >= .seconds(1) { text += " (\(DurationFormat.rate(rate)))" }
             if progress.unchanged > 0 { text += "; \(CountFormat.grouped(progress.unchanged)) \(run.action.alreadyLabel)" }
             showStatus(text)
+            showGeneratedPassword(of: run)
             return
         }
         if listIdle {

@@ -30,6 +30,24 @@ extension AppModel {
         askBulk(.unlock)
     }
 
+    /// Ctrl-G on the first password line: a generated password instead of a typed one, for one
+    /// user only (docs/ldap.md says why), shown once when the reset has landed.
+    public func generatePassword() {
+        guard case .newPassword = line?.purpose, let subject = bulkSubject() else { return }
+        guard !subject.fromMarks, case .users(let targets) = subject.scope, let user = targets.first?.user else {
+            showLineProblem("A password is generated for one user at a time: type one for these.")
+            return
+        }
+        let password = GeneratedPassword.make(avoiding: [user.name, user.email])
+        chooseNextLogon(PasswordReset(password: password, mustChange: false, isGenerated: true))
+    }
+
+    /// Ctrl-G is offered on the first password line only when one user is the subject.
+    public var canGeneratePassword: Bool {
+        guard case .newPassword = line?.purpose else { return false }
+        return bulkSubject()?.fromMarks == false
+    }
+
     /// Enter on the first password: asks for it again.
     func commitNewPassword(_ editor: LineEditor) {
         guard !editor.text.isEmpty else {
@@ -49,21 +67,46 @@ extension AppModel {
             line = again
             return
         }
+        chooseNextLogon(first)
+    }
+
+    /// The question of the next logon (where the directory has it), then the confirmation.
+    private func chooseNextLogon(_ first: PasswordReset) {
         line = nil
         guard traits.canRequirePasswordChange else {
             askBulk(.resetPassword(first))
             return
         }
         let options = [ChoiceModel.Option(key: "y", label: "Must change it at the next logon"),
-                       ChoiceModel.Option(key: "n", label: "Keep it as typed")]
+                       ChoiceModel.Option(key: "n", label: first.isGenerated ? "Keep it as generated" : "Keep it as typed")]
         let menu = ChoiceModel(title: "Reset passwords", message: "At the next logon?", options: options)
         menu.onFinish = { [weak self, weak menu] key in
             guard let self, let menu else { return }
             remove(.choice(menu))
             guard let key else { return }
-            askBulk(.resetPassword(PasswordReset(password: first.password, mustChange: key == "y")))
+            askBulk(.resetPassword(PasswordReset(password: first.password, mustChange: key == "y", isGenerated: first.isGenerated)))
         }
         push(.choice(menu))
+    }
+
+    /// After a generated password has been set: the one time it is on screen, in a dialog that
+    /// Esc closes (or `y`, which also copies it). The dialog is the only holder the app keeps
+    /// on screen; after it closes, no status line, log or summary has it.
+    func showGeneratedPassword(of run: BulkRun) {
+        guard case .resetPassword(let reset) = run.action, reset.isGenerated, run.progress.succeeded == 1,
+              case .users(let targets) = run.scope, let user = targets.first?.user else { return }
+        let options = clipboard == nil ? [] : [ChoiceModel.Option(key: "y", label: "Copy it to the clipboard and close")]
+        let message = "New password: \(reset.password)"
+        let dialog = ChoiceModel(title: "Shown only now: \(user.name)", message: message, options: options)
+        dialog.escapeLabel = "Close"
+        dialog.onFinish = { [weak self, weak dialog] key in
+            guard let self, let dialog else { return }
+            remove(.choice(dialog))
+            guard key == "y", let clipboard else { return }
+            clipboard.copy(reset.password)
+            showStatus("The password is on the clipboard")
+        }
+        push(.choice(dialog))
     }
 
     /// Who the action would apply to, or nil with the reason on the status line.

@@ -19,6 +19,8 @@ public final class ChoiceModel {
     /// What the choice is about: "3 marked users".
     public let message: String
     public let options: [Option]
+    /// What Esc does: "Cancel", or "Close" where nothing is being chosen.
+    public var escapeLabel = "Cancel"
     /// Told once: the key chosen, or nil when backed out.
     @ObservationIgnored var onFinish: (@MainActor (Character?) -> Void)?
 

@@ -52,7 +52,9 @@ public final class SambaServer: @unchecked Sendable {
 
     /// Whether `user` (a UPN or DN) can bind with `password` over StartTLS.
     public func canBind(_ user: String, password: String) -> Bool {
-        (try? SlapdServer.run("ldapsearch", ["-ZZ", "-x", "-H", url.absoluteString, "-D", user, "-w", password, "-s", "base", "-b", "", "1.1"],
-                              environment: ["LDAPTLS_CACERT": caFile])) != nil
+        guard let file = try? SlapdServer.passwordFile(password) else { return false }
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        return (try? SlapdServer.run("ldapsearch", ["-ZZ", "-x", "-H", url.absoluteString, "-D", user, "-y", file.path, "-s", "base", "-b", "", "1.1"],
+                                     environment: ["LDAPTLS_CACERT": caFile])) != nil
     }
 }

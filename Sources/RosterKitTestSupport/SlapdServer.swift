@@ -64,8 +64,23 @@ public final class SlapdServer: @unchecked Sendable {
     }
 
     /// Whether `dn` can bind with `password` (`ldapwhoami`).
+    /// The password goes in a 0600 file (`-y`), never on the command line.
     public func canBind(_ dn: String, password: String) -> Bool {
-        (try? Self.run("ldapwhoami", ["-x", "-H", url.absoluteString, "-D", dn, "-w", password])) != nil
+        guard let file = try? Self.passwordFile(password) else { return false }
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        return (try? Self.run("ldapwhoami", ["-x", "-H", url.absoluteString, "-D", dn, "-y", file.path])) != nil
+    }
+
+    /// A file holding only `password` (no newline: `-y` takes the whole file), 0600 in a 0700
+    /// folder of its own that the caller removes.
+    static func passwordFile(_ password: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("roster-bind-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        let file = folder.appendingPathComponent("password")
+        guard FileManager.default.createFile(atPath: file.path, contents: Data(password.utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw PeerError("could not write \(file.path)")
+        }
+        return file
     }
 
     /// `ldapmodify` as the admin with an LDIF change record.

@@ -35,6 +35,28 @@ struct HelpDeskScreenTests {
         #expect(canvas.text.contains("Unlock after failed logins"))
     }
 
+    @Test func ctrlGOffersAndShowsAGeneratedPasswordOnceThenNoMore() async throws {
+        let traits = DirectoryTraits(dialect: .ldap, hasRoles: false, hasGroups: true, canResetPassword: true, canUnlock: true)
+        let (model, canvas, controller) = await screen(traits)
+        _ = controller.handle([.key(.character("P"))])
+        controller.render()
+        #expect(canvas.text.contains("Ctrl-G") && canvas.text.contains("Generate one"))
+        _ = controller.handle([.key(.control("g"))])
+        controller.render()
+        #expect(canvas.text.contains("Reset passwords"), "the confirmation")
+        _ = controller.handle([.key(.character("y"))])
+        await model.activity.waitForLoads()
+        controller.render()
+        guard case .choice(let dialog) = model.topScreen else { Issue.record("no password dialog: \(model.topScreen)"); return }
+        let password = String(dialog.message.dropFirst("New password: ".count))
+        #expect(password.count == 16)
+        #expect(canvas.text.contains(password), "shown once")
+        #expect(canvas.text.contains("Esc  Close"))
+        _ = controller.handle([.key(.escape)])
+        controller.render()
+        #expect(!canvas.text.contains(password), "and gone once closed")
+    }
+
     @Test func helpLeavesOutWhatTheDirectoryCannotDo() async throws {
         let (_, canvas, controller) = await screen(.rosterAPI)
         _ = controller.handle([.key(.character("?"))])

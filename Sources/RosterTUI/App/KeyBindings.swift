@@ -116,6 +116,7 @@ enum KeyBindings {
         switch key {
         case .enter: model.commitLine()
         case .escape: model.cancelLine()
+        case .control("g") where purpose == .newPassword: model.generatePassword()
         case .down where purpose == .search: model.moveDown()
         case .up where purpose == .search: model.moveUp()
         case .pageDown where purpose == .search: model.pageDown()
@@ -192,6 +193,7 @@ enum KeyBindings {
             }
             var hints = [Hint("Enter", enter), Hint("Esc", "Cancel")]
             if model.line?.purpose == .search { hints.append(Hint("↑↓", "Move")) }
+            if model.canGeneratePassword { hints.append(Hint("Ctrl-G", "Generate one")) }
             return hints + [Hint("Ctrl-U", "Clear")]
         case .list where model.mainView == .groups:
             return groupsHints(for: model)
@@ -229,8 +231,8 @@ enum KeyBindings {
             return model.canRetry ? [Hint("r", "Retry"), Hint("Esc", "Close"), Hint("q", "Quit")] : [Hint("Esc", "Close"), Hint("q", "Quit")]
         case .help:
             return [Hint("Esc", "Close")]
-        case .choice:
-            return [Hint("Esc", "Cancel")]
+        case .choice(let choice):
+            return [Hint("Esc", choice.escapeLabel)]
         case .bulkSummary:
             return model.canRetry ? [Hint("r", "Retry failures"), Hint("j/k", "Scroll"), Hint("Esc", "Close")]
                 : [Hint("j/k", "Scroll"), Hint("Esc", "Close")]

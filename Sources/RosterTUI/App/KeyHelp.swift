@@ -71,7 +71,7 @@ public enum KeyHelp {
         ]),
         // On the marked users, or the selected one.
         HelpSection(title: helpDeskTitle, entries: [
-            Hint(resetKey, "Reset the password (typed twice, unseen)"),
+            Hint(resetKey, "Reset the password (typed twice, unseen; Ctrl-G generates one)"),
             Hint(unlockKey, "Unlock after failed logins"),
         ]),
         HelpSection(title: "Groups view", entries: [

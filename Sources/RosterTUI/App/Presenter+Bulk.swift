@@ -72,6 +72,7 @@ extension Presenter {
     }
 
     func choice(_ choice: ChoiceModel) -> ChoiceContent {
-        ChoiceContent(title: choice.title, message: choice.message, options: choice.options.map { Hint(String($0.key), $0.label) })
+        ChoiceContent(title: choice.title, message: choice.message, options: choice.options.map { Hint(String($0.key), $0.label) },
+                      escapeLabel: choice.escapeLabel)
     }
 }

@@ -17,6 +17,6 @@ public enum ChoiceView {
         }
         let row = rect.bottom - 2
         let used = canvas.draw(" Esc ", at: Point(row: row, column: rect.column + 3), style: .hintKey)
-        canvas.draw(" Cancel", at: Point(row: row, column: rect.column + 3 + used), style: .normal)
+        canvas.draw(" \(content.escapeLabel)", at: Point(row: row, column: rect.column + 3 + used), style: .normal)
     }
 }

@@ -132,11 +132,14 @@ public struct ChoiceContent: Equatable, Sendable {
     public var title: String
     public var message: String
     public var options: [Hint]
+    /// What Esc does: "Cancel", or "Close" where nothing is being chosen.
+    public var escapeLabel: String
 
-    public init(title: String, message: String, options: [Hint]) {
+    public init(title: String, message: String, options: [Hint], escapeLabel: String = "Cancel") {
         self.title = title
         self.message = message
         self.options = options
+        self.escapeLabel = escapeLabel
     }
 }
 
