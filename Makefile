@@ -73,11 +73,12 @@ postgres-deps:
 
 test: deps scim-peer postgres-deps ldap-deps scim-check-tools api-check-tools
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --parallel --skip 'Transport(AgainstServer)?Tests'
+	@# A crash in Foundation's Process.run() (an upstream bug, see the script) runs once more.
+	scripts/swift-test-once-more-on-upstream-crash.sh $(SWIFT) test --skip-build --parallel --skip 'Transport(AgainstServer)?Tests'
 	@# The transport's deadlines and cancels on their own: with every other suite running on two
 	@# cores (PostgreSQL's servers included), a deadline timer can fire late, and these tests
 	@# judge the timing.
-	$(SWIFT) test --skip-build --filter 'Transport(AgainstServer)?Tests'
+	scripts/swift-test-once-more-on-upstream-crash.sh $(SWIFT) test --skip-build --filter 'Transport(AgainstServer)?Tests'
 	@# Peers nobody here wrote, against the real server: two SCIM checkers on each backend, and
 	@# schemathesis against the OpenAPI document (fewer examples than `make check-api`'s 100,
 	@# to keep `make test` short; every operation and check still runs).

@@ -62,12 +62,13 @@ done
 mkdir -p "$workdir/config-server/roster" "$workdir/state-server"
 echo '{}' >"$workdir/config-server/roster/roster.json"
 
-# measure NAME SETTINGS MARKER QUIET_MS KEYS -- COMMAND...: one tuibench measurement into NAME.json.
+# measure NAME SETTINGS MARKER QUIET_MS KEYS -- COMMAND...: one tuibench measurement into NAME.json
+# (Esc before q: after a search, q would be typed into the search line).
 measure() {
     local name=$1 settings=$2 marker=$3 quiet=$4 keys=$5; shift 6
     echo "measuring $name ($keys, $RUNS runs)"
     "$PYTHON" "$TUIBENCH" --size 120x40 --runs "$RUNS" --quiet-log --marker "$marker" --startup-timeout 60 \
-        --quiet-ms "$quiet" --startup-quiet-ms 50 --keys "$keys" --idle 0 --quit-keys q \
+        --quiet-ms "$quiet" --startup-quiet-ms 50 --keys "$keys" --idle 0 --quit-keys "<Esc>,q" \
         --env "XDG_STATE_HOME=$workdir/state-$settings" --env "XDG_CONFIG_HOME=$workdir/config-$settings" --env LANG=C.UTF-8 \
         --env "ROSTER_BIND_DN=$ADMIN" --env "ROSTER_PASSWORD=admin-secret" \
         --json "$workdir/$name.json" -- "$@" >"$workdir/$name.txt" 2>&1 \
