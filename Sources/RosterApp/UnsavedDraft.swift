@@ -10,6 +10,9 @@ public struct UnsavedDraft: Codable, Sendable, Equatable {
     public var userName: String
     public var role: Role
     public var status: Status
+    /// The connection the form was open on: offered again only there, where its user is (nil in
+    /// a draft kept before connections were named: offered anywhere, as then).
+    public var connection: String?
 
     public init(original: User?, name: String, email: String, userName: String = "", role: Role, status: Status) {
         self.original = original
@@ -18,6 +21,11 @@ public struct UnsavedDraft: Codable, Sendable, Equatable {
         self.userName = userName
         self.role = role
         self.status = status
+    }
+
+    /// Whether to offer it on `connection`: the one it was kept on, or any when it does not say.
+    public func isOffered(on connection: String) -> Bool {
+        self.connection == nil || self.connection == connection
     }
 
     /// Whose draft it is, for the question at the next start.

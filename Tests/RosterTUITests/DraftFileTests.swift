@@ -35,4 +35,23 @@ struct DraftFileTests {
         #expect(DraftFile(path: path).read(logger: logger) == nil)
         #expect(FileManager.default.fileExists(atPath: path))
     }
+
+    @Test func aDraftIsOfferedOnlyOnTheConnectionItWasKeptOn() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("roster-draft-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var draft = UnsavedDraft(original: nil, name: "Zoë", email: "zoe@example.com", role: .member, status: .active)
+        draft.connection = "hr-scim"
+        DraftFile(path: path).write(draft, logger: logger)
+        let read = try #require(DraftFile(path: path).read(logger: logger))
+        #expect(read.connection == "hr-scim")
+        #expect(read.isOffered(on: "hr-scim"))
+        #expect(!read.isOffered(on: "ad"), "another directory's user is not offered there")
+
+        // A draft kept before connections were named says none: offered anywhere, as then.
+        try #"{"name":"Zoë","email":"","userName":"","role":"member","status":"active"}"#
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let old = try #require(DraftFile(path: path).read(logger: logger))
+        #expect(old.connection == nil)
+        #expect(old.isOffered(on: "ad"))
+    }
 }

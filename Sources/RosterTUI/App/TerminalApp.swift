@@ -75,8 +75,13 @@ public enum TerminalApp {
         model.offerInterruptedRuns()
         let draftFile = options.draftFile.map(DraftFile.init)
         if let draftFile, let draft = draftFile.read(logger: logger) {
-            model.offerRestore(draft) { _ in draftFile.remove() }
-            controller.render()
+            if draft.isOffered(on: options.connectionName) {
+                model.offerRestore(draft) { _ in draftFile.remove() }
+                controller.render()
+            } else {
+                // Another directory's user: kept on disk for a start on that connection.
+                logger.notice("the unsaved draft of \(draft.label) belongs to another connection; kept for it")
+            }
         }
         for await wake in terminal.wakes {
             let events = terminal.events(for: wake)
@@ -97,7 +102,8 @@ public enum TerminalApp {
             reportCutOff(model, logger: logger)
         }
         let shown = controller.model
-        if shown.keepsDraftOnExit, let draft = shown.unsavedDraft, let draftFile {
+        if shown.keepsDraftOnExit, var draft = shown.unsavedDraft, let draftFile {
+            draft.connection = shown.recorder.connection
             draftFile.write(draft, logger: logger)
         }
         return controller.exitCode ?? 0
