@@ -5,13 +5,14 @@ import GRDB
 /// folder, private to its owner like every file there.
 ///
 /// `begin` is awaited before a request is sent (the pending entry is committed first: WAL, so a
-/// SIGKILL after it returns cannot lose it); `complete` is not awaited — completions go in
-/// order on the same serial queue, behind the entries they complete, and a crash before one
-/// lands leaves the entry pending, which is what it should say then.
+/// SIGKILL after it returns cannot lose it); `complete` is not awaited — completions wait for
+/// the next transaction (`JournalGroupCommit`), always behind the entries they complete, and a
+/// crash before one lands leaves the entry pending, which is what it should say then.
 public final class ChangeJournal: Sendable {
     /// Where the journal lives, for the log and `roster journal`.
     public let path: String
     private let queue: DatabaseQueue
+    private let groupCommit: JournalGroupCommit
 
     /// Opens (or makes) the journal at `path`.
     public init(path: String) throws {
@@ -33,6 +34,7 @@ public final class ChangeJournal: Sendable {
             _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
         }
         try Self.migrator.migrate(queue)
+        groupCommit = JournalGroupCommit(queue: queue)
     }
 
     private static var migrator: DatabaseMigrator {
@@ -59,17 +61,7 @@ public final class ChangeJournal: Sendable {
 
     /// Writes `entry` as pending and returns its id. Awaited before the request is sent.
     public func begin(_ entry: JournalEntry) async throws -> Int64 {
-        let before = try entry.before?.encoded()
-        let after = try entry.after?.encoded()
-        return try await queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO entry (run_id, time, connection, kind, object_id, label, action, before, after, etag, state, detail, undoes)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [entry.runID, entry.time.timeIntervalSince1970, entry.connection, entry.kind.rawValue, entry.objectID,
-                                 entry.label, entry.action.rawValue, before, after, entry.etag, JournalEntry.State.pending.rawValue,
-                                 entry.detail, entry.undoes])
-            return db.lastInsertedRowID
-        }
+        try groupCommit.begin(entry, before: try entry.before?.encoded(), after: try entry.after?.encoded())
     }
 
     /// Records the answer: the state, and what the server said the object now is (a new id, a
@@ -77,23 +69,17 @@ public final class ChangeJournal: Sendable {
     public func complete(
         _ id: Int64, state: JournalEntry.State, after: JournalValue? = nil, objectID: String? = nil, etag: String? = nil, detail: String? = nil
     ) {
-        let afterText = try? after?.encoded()
-        queue.asyncWrite({ db in
-            try db.execute(sql: """
-                UPDATE entry SET state = ?, after = COALESCE(?, after), object_id = COALESCE(?, object_id), etag = COALESCE(?, etag),
-                    detail = COALESCE(?, detail) WHERE id = ?
-                """, arguments: [state.rawValue, afterText, objectID, etag, detail, id])
-        }, completion: { _, _ in })
+        groupCommit.complete(.init(id: id, state: state, after: try? after?.encoded(), objectID: objectID, etag: etag, detail: detail))
     }
 
     /// Waits until every completion handed in so far is written (tests; the end of a run).
     public func flush() async throws {
-        try await queue.write { _ in }
+        try await groupCommit.write { _ in }
     }
 
     public func startRun(_ run: JournalRun) async throws {
         let plan = try run.plan.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
-        try await queue.write { db in
+        try await groupCommit.write { db in
             try db.execute(sql: """
                 INSERT INTO run (id, started_at, ended_at, connection, what, count, state, undoes, process_id, plan)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -104,7 +90,7 @@ public final class ChangeJournal: Sendable {
 
     /// Ends a run (after its completions, which are ahead of it on the queue).
     public func finishRun(_ id: String, state: JournalRun.State, count: Int? = nil) async throws {
-        try await queue.write { db in
+        try await groupCommit.write { db in
             try db.execute(sql: "UPDATE run SET state = ?, ended_at = ?, count = COALESCE(?, count) WHERE id = ?",
                            arguments: [state.rawValue, Date().timeIntervalSince1970, count, id])
         }
@@ -113,20 +99,23 @@ public final class ChangeJournal: Sendable {
     // MARK: Reading
 
     public func runs(limit: Int = 200) async throws -> [JournalRun] {
-        try await queue.read { db in
+        try await groupCommit.writeWaiting()
+        return try await queue.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM run ORDER BY started_at DESC LIMIT ?", arguments: [limit]).map(Self.run)
         }
     }
 
     public func run(id: String) async throws -> JournalRun? {
-        try await queue.read { db in
+        try await groupCommit.writeWaiting()
+        return try await queue.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM run WHERE id = ?", arguments: [id]).map(Self.run)
         }
     }
 
     /// The newest entries first; `outsideRuns` only those made one at a time.
     public func entries(limit: Int = 200, outsideRuns: Bool = false) async throws -> [JournalEntry] {
-        try await queue.read { db in
+        try await groupCommit.writeWaiting()
+        return try await queue.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM entry \(outsideRuns ? "WHERE run_id IS NULL" : "") ORDER BY id DESC LIMIT ?",
                              arguments: [limit]).map(Self.entry)
         }
@@ -134,27 +123,31 @@ public final class ChangeJournal: Sendable {
 
     /// A run's entries, in the order they were written.
     public func entries(ofRun id: String) async throws -> [JournalEntry] {
-        try await queue.read { db in
+        try await groupCommit.writeWaiting()
+        return try await queue.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM entry WHERE run_id = ? ORDER BY id", arguments: [id]).map(Self.entry)
         }
     }
 
     public func entry(id: Int64) async throws -> JournalEntry? {
-        try await queue.read { db in
+        try await groupCommit.writeWaiting()
+        return try await queue.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM entry WHERE id = ?", arguments: [id]).map(Self.entry)
         }
     }
 
     /// Entries written at or after `date`, oldest first (`roster journal --since`).
     public func entries(since date: Date) async throws -> [JournalEntry] {
-        try await queue.read { db in
+        try await groupCommit.writeWaiting()
+        return try await queue.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM entry WHERE time >= ? ORDER BY id", arguments: [date.timeIntervalSince1970])
                 .map(Self.entry)
         }
     }
 
     public func runs(since date: Date) async throws -> [JournalRun] {
-        try await queue.read { db in
+        try await groupCommit.writeWaiting()
+        return try await queue.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM run WHERE started_at >= ? ORDER BY started_at", arguments: [date.timeIntervalSince1970])
                 .map(Self.run)
         }
@@ -162,8 +155,8 @@ public final class ChangeJournal: Sendable {
 
     /// At start: runs still `running` whose process is gone become `interrupted`, and their
     /// pending entries `unknown` (each may have landed). Returns the runs found so now.
-    public func markInterrupted(isRunning: @Sendable (Int32) -> Bool = ChangeJournal.processIsRunning) async throws -> [JournalRun] {
-        try await queue.write { db in
+    public func markInterrupted(isRunning: @escaping @Sendable (Int32) -> Bool = ChangeJournal.processIsRunning) async throws -> [JournalRun] {
+        try await groupCommit.write { db in
             let running = try Row.fetchAll(db, sql: "SELECT * FROM run WHERE state = ?", arguments: [JournalRun.State.running.rawValue])
                 .map(Self.run)
             var found: [JournalRun] = []
@@ -191,7 +184,8 @@ public final class ChangeJournal: Sendable {
 
     /// Which runs were interrupted and not yet dealt with (finished, undone or dismissed).
     public func interruptedRuns() async throws -> [JournalRun] {
-        try await queue.read { db in
+        try await groupCommit.writeWaiting()
+        return try await queue.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM run WHERE state = ? ORDER BY started_at", arguments: [JournalRun.State.interrupted.rawValue])
                 .map(Self.run)
         }
@@ -199,7 +193,7 @@ public final class ChangeJournal: Sendable {
 
     /// An interrupted run dealt with: it keeps its entries and is no longer offered at start.
     public func settleInterrupted(_ id: String, as state: JournalRun.State) async throws {
-        try await queue.write { db in
+        try await groupCommit.write { db in
             try db.execute(sql: "UPDATE run SET state = ? WHERE id = ? AND state = ?",
                            arguments: [state.rawValue, id, JournalRun.State.interrupted.rawValue])
         }
@@ -211,7 +205,7 @@ public final class ChangeJournal: Sendable {
     /// left with no entries that ended before the cut. Returns how many entries went.
     @discardableResult
     public func prune(before date: Date, maximumEntries: Int) async throws -> Int {
-        try await queue.write { db in
+        try await groupCommit.write { db in
             try db.execute(sql: "DELETE FROM entry WHERE time < ?", arguments: [date.timeIntervalSince1970])
             var removed = db.changesCount
             let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM entry") ?? 0
@@ -231,7 +225,8 @@ public final class ChangeJournal: Sendable {
     }
 
     public func entryCount() async throws -> Int {
-        try await queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM entry") ?? 0 }
+        try await groupCommit.writeWaiting()
+        return try await queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM entry") ?? 0 }
     }
 
     // MARK: Rows

@@ -101,10 +101,15 @@ public enum JournalValue: Sendable, Equatable, Codable {
 
     /// JSON text, as stored.
     func encoded() throws -> String {
-        String(decoding: try WireFormat.makeEncoder().encode(self), as: UTF8.self)
+        String(decoding: try Self.encoder.encode(self), as: UTF8.self)
     }
 
     static func decoded(_ text: String) throws -> JournalValue {
-        try WireFormat.makeDecoder().decode(JournalValue.self, from: Data(text.utf8))
+        try Self.decoder.decode(JournalValue.self, from: Data(text.utf8))
     }
+
+    // One of each for every entry: making an encoder (its date strategy) for each value cost
+    // the bulk run measurably. Both are safe to share across threads.
+    private static let encoder = WireFormat.makeEncoder()
+    private static let decoder = WireFormat.makeDecoder()
 }
