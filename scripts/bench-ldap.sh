@@ -100,6 +100,20 @@ raw sorted "$big_url" slapd-big "$everyone" "$sort"
 raw unsorted "$big_url" slapd-big "$everyone" -
 raw search "$big_url" slapd-big "$found" -
 raw sorted-small "$small_url" slapd-small "$everyone" "$sort"
+# The same unsorted page as a program: exec to exit (libldap's start, connect, StartTLS, bind,
+# the page), $RAW_RUNS times, beside roster's startup to the full list.
+echo "measuring raw-process (first_page as a program, $RAW_RUNS runs)"
+LDAPTLS_CACERT="$workdir/slapd-big/ca.pem" LDAP_BENCH_PASSWORD=admin-secret "$PYTHON" - "$RAW_RUNS" "$workdir/first_page" \
+    "$big_url" "$ADMIN" "$people" "$everyone" 50 - 1 "${attributes[@]}" >"$workdir/raw-process.json" <<'PY'
+import json, statistics, subprocess, sys, time
+runs, command = int(sys.argv[1]), sys.argv[2:]
+times = []
+for _ in range(runs):
+    start = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    times.append((time.perf_counter() - start) * 1000)
+print(json.dumps({"runs": runs, "median_ms": statistics.median(times)}))
+PY
 
 # The search's answer comes after the 200 ms debounce: a quiet window of 400 ms keeps it in the
 # key's response.

@@ -4,7 +4,8 @@
 Usage: bench_ldap_report.py WORKDIR SEARCH USERS SMALL
 
 WORKDIR holds tuibench's JSON (ldap-search, ldap-sorted, server-search, ldap-scroll,
-ldap-scroll-small, server-scroll) and first_page's (raw-sorted, raw-unsorted, raw-search, raw-sorted-small). Each
+ldap-scroll-small, server-scroll) and first_page's (raw-sorted, raw-unsorted, raw-search, raw-sorted-small, and raw-process: the
+unsorted page as a program, exec to exit). Each
 figure is the median over its runs. Exits 0 either way: the figures are the product.
 """
 
@@ -48,7 +49,7 @@ def main():
     workdir, search, users, small = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
     ldap, sorted_, server = (load(workdir, n)["runs"] for n in ("ldap-search", "ldap-sorted", "server-search"))
     scroll, scroll_small, server_scroll = (load(workdir, n)["runs"] for n in ("ldap-scroll", "ldap-scroll-small", "server-scroll"))
-    raw = {n: load(workdir, f"raw-{n}") for n in ("sorted", "unsorted", "search", "sorted-small")}
+    raw = {n: load(workdir, f"raw-{n}") for n in ("sorted", "unsorted", "search", "sorted-small", "process")}
 
     first_ldap, first_sorted, first_server = startup(ldap), startup(sorted_), startup(server)
     # From the terminal set up (roster's first byte, before it connects) to the full list: the
@@ -64,6 +65,7 @@ def main():
         ("first screen, directory order: startup to the full list", f"{first_ldap:.1f}", f"{first_server:.1f}",
          f"unsorted: cold {cold:.1f} / warm {warm:.1f}"),
         ("  the same from roster's first byte (connect to full list)", f"{own_ldap:.1f}", "", ""),
+        ("  libldap's unsorted page as a program (exec to exit)", "", "", f"{raw['process']['median_ms']:.1f}"),
         ("first screen sorted by name (\"sort\": \"name\", as s asks)", f"{first_sorted:.1f}", "",
          f"sorted: cold {cold_sorted:.1f} / warm {warm_sorted:.1f}"),
         ("  the same from roster's first byte", f"{own_sorted:.1f}", "", ""),
@@ -79,12 +81,14 @@ def main():
         print("  ".join(cell.ljust(width) for cell, width in zip(row, widths)))
 
     ratio = own_ldap / cold if cold else float("nan")
-    whole = first_ldap / cold if cold else float("nan")
+    process = raw["process"]["median_ms"]
+    whole = first_ldap / process if process else float("nan")
     memory = peak(scroll) / peak(scroll_small) if peak(scroll_small) else float("nan")
     print()
     print(f"target: first screen within 2x of libldap's cold unsorted first page ({cold:.1f} ms): "
           f"from roster's first byte {ratio:.2f}x ({'met' if ratio <= 2 else 'not met'}); "
-          f"from the process's start {whole:.2f}x ({'met' if whole <= 2 else 'not met'})")
+          f"from the process's start {whole:.2f}x libldap's page as a program ({process:.1f} ms; "
+          f"{'met' if whole <= 2 else 'not met'})")
     print(f"sorted (s): from the first byte {own_sorted / cold_sorted:.2f}x libldap's cold sorted page; "
           f"the sort costs slapd {warm_sorted - warm:.1f} ms before the first entry")
     print(f"target: memory flat from {small:,} to {users:,}: {peak(scroll_small):.1f} -> {peak(scroll):.1f} MB, "
