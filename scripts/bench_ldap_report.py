@@ -97,6 +97,12 @@ def main():
     print(f"target: memory flat from {small:,} to {users:,}: {peak(scroll_small):.1f} -> {peak(scroll):.1f} MB, "
           f"{memory:.2f}x ({'met' if memory <= 1.2 else 'not met'}, at most 1.2x)")
     print(f"beside roster-server: first screen {first_ldap / first_server:.2f}x, search {search_ldap / search_server:.2f}x")
+    # A benchmark wants a quiet machine: what else ran during roster's runs (tuibench's figure).
+    others = [(r.get("machine") or {}).get("other_load_pct") for runs in (ldap, sorted_, server, scroll, scroll_small, server_scroll)
+              for r in runs]
+    others = [o for o in others if o is not None]
+    if others:
+        print(f"other load on the machine during roster's runs: median {median(others):.1f}%, at most {max(others):.1f}%")
 
 
 if __name__ == "__main__":
