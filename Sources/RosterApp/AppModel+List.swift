@@ -16,8 +16,12 @@ extension AppModel {
             showStatus("This server cannot sort: the list is in its own order", kind: .warning)
             return
         }
-        list.cycleSort()
+        list.cycleSort(includingDirectoryOrder: offersDirectoryOrder)
     }
+
+    /// Whether the sort key's cycle comes back to the directory's own order: on LDAP and SCIM,
+    /// whose own order is not a sorted one. roster-server's own order is name ↑, already in it.
+    var offersDirectoryOrder: Bool { traits.dialect != .roster }
     public func refresh() {
         guard listIdle else { return }
         if mainView == .groups { groupsView.refresh() } else { list.refresh() }

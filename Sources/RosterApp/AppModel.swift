@@ -76,13 +76,14 @@ public final class AppModel {
 
     public init(
         directory: any Directory, clock: any Clock<Duration> = ContinuousClock(),
-        perPage: Int = UserQuery.defaultPerPage, scrollStyle: ScrollStyle = .line, clipboard: (any Clipboard)? = nil
+        perPage: Int = UserQuery.defaultPerPage, sort: UserSort = .default, scrollStyle: ScrollStyle = .line,
+        clipboard: (any Clipboard)? = nil
     ) {
         self.directory = directory
         self.clipboard = clipboard
         let activity = Activity(clock: clock)
         self.activity = activity
-        list = UserListModel(directory: directory, activity: activity, perPage: perPage)
+        list = UserListModel(directory: directory, activity: activity, perPage: perPage, sort: sort)
         list.scrollStyle = scrollStyle
         detail = UserDetailModel(directory: directory, activity: activity)
         history = UserHistoryModel(directory: directory, activity: activity)

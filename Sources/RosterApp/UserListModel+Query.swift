@@ -39,9 +39,10 @@ extension UserListModel {
             keepUserID: nil, selection: 0, screenRow: 0))
     }
 
-    /// The next order of the contract's cycle (name ↑, name ↓, email ↑, …).
-    public func cycleSort() {
-        setSort(sort.next)
+    /// The next order of the cycle (name ↑, name ↓, email ↑, …, and the directory's own order
+    /// where it is offered).
+    public func cycleSort(includingDirectoryOrder: Bool = false) {
+        setSort(sort.next(includingDirectoryOrder: includingDirectoryOrder))
     }
 
     public func setSort(_ newSort: UserSort) {

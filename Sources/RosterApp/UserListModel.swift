@@ -63,7 +63,10 @@ public final class UserListModel {
     @ObservationIgnored var direction: PageWindow.Direction = .down
     @ObservationIgnored var reportedUser: User?
 
-    public init(directory: any Directory, activity: Activity, perPage: Int = UserQuery.defaultPerPage) {
+    /// `sort`: the order the list opens in (the `sort` setting; an LDAP directory's own order
+    /// unless it says otherwise).
+    public init(directory: any Directory, activity: Activity, perPage: Int = UserQuery.defaultPerPage, sort: UserSort = .default) {
+        self.sort = sort
         let perPage = min(max(perPage, UserQuery.perPageRange.lowerBound), UserQuery.perPageRange.upperBound)
         self.directory = directory
         self.activity = activity

@@ -295,7 +295,8 @@ public actor InMemoryDirectory: Directory {
             Self.by(key, descending: descending, id: \.id)
         }
         switch sort {
-        case .name: return by({ $0.name.lowercased() }, descending: false)
+        // roster-server's own order is its default, name ↑; this stands in for it.
+        case .directory, .name: return by({ $0.name.lowercased() }, descending: false)
         case .nameDescending: return by({ $0.name.lowercased() }, descending: true)
         case .email: return by({ $0.email.lowercased() }, descending: false)
         case .emailDescending: return by({ $0.email.lowercased() }, descending: true)

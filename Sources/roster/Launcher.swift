@@ -45,6 +45,7 @@ struct Launcher {
         // sends it two requests at a time, not four (make bench: j's median during a run of
         // 1,000 fell from 1.69 to 1.27 ms, the run's rate from 654 to 528 users a second).
         if first.isEmbedded { options.bulkConcurrency = 2 }
+        options.sort = settings.sort
         options.headerColor = settings.color
         options.journal = openJournal(logger: logger)
         // A name that stays the same from one start to the next (the embedded server's port
@@ -113,7 +114,8 @@ struct Launcher {
                 case nil: throw LaunchError("There is no profile \(name).")
                 }
                 let opened = try await opener.open(settings)
-                return ConnectionCatalog.Opened(directory: opened.directory, label: opened.label, bulkConcurrency: opened.isEmbedded ? 2 : BulkRun.concurrency)
+                return ConnectionCatalog.Opened(directory: opened.directory, label: opened.label,
+                                                bulkConcurrency: opened.isEmbedded ? 2 : BulkRun.concurrency, sort: settings.sort)
             },
             probe: { name in
                 await opener.probe(name, settings: resolved[name] ?? .failure(SettingsError("no profile \(name)")))

@@ -48,6 +48,26 @@ struct LDAPCommandTests {
         #expect(settings.ldap.schema.peopleBase == "ou=People,dc=example,dc=org")
     }
 
+    @Test func anLDAPListOpensInTheDirectorysOrderUnlessTheSortSettingSaysOtherwisePerProfile() throws {
+        let config = #"""
+            { "sort": "email",
+              "connections": { "big": { "server": "ldaps://dc.example.org", "sort": null },
+                               "small": { "server": "ldap://ldap.example.org", "sort": "-name" },
+                               "lab": { "server": "ldap://ldap.example.org" },
+                               "hr": { "server": "https://hr.example.org/scim/v2", "sort": null } } }
+            """#
+        #expect(try resolve(Settings.Flags(server: "ldap://h")).sort == .directory, "LDAP: the directory's own order")
+        #expect(try resolve(Settings.Flags(server: "https://h")).sort == .name, "the Roster API and SCIM: name ↑, as before")
+        #expect(try resolve(Settings.Flags()).sort == .name, "the embedded server")
+        #expect(try resolve(Settings.Flags(profile: "big"), config: config).sort == .directory, "null clears the top level's")
+        #expect(try resolve(Settings.Flags(profile: "small"), config: config).sort == .nameDescending, "the profile's")
+        #expect(try resolve(Settings.Flags(profile: "lab"), config: config).sort == .email, "the top level's")
+        #expect(try resolve(Settings.Flags(profile: "hr"), config: config).sort == .name)
+        #expect(try resolve(Settings.Flags(server: "https://h"), config: #"{"sort": "directory"}"#).sort == .directory)
+        let bad = try #require(throws: SettingsError.self) { try resolve(Settings.Flags(server: "ldap://h"), config: #"{"sort": "surname"}"#) }
+        #expect(bad.message == "sort must be one of directory, name, -name, email, -email, created_at, -created_at, not “surname”.")
+    }
+
     @Test func withoutAPasswordSourceThePromptIsAsked() throws {
         let settings = try resolve(Settings.Flags(server: "ldap://h", bindDN: "cn=admin"))
         let configuration = try settings.ldap.configuration(url: settings.server!, caFile: nil, connectTimeout: .seconds(1),

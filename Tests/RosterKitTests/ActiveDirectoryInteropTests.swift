@@ -47,6 +47,34 @@ struct ActiveDirectoryInteropTests {
         }
     }
 
+    @Test("the directory order: every person once, no sort asked; name ↑ sorted by the server, name ↓ its reverse")
+    func directoryAndSortedOrders() async throws {
+        let server = try SambaServer()
+        let directory = LDAPDirectory(configuration: server.configuration())
+        func everyone(_ sort: UserSort) async throws -> (users: [User], totals: Set<Int>) {
+            var users: [User] = []
+            var totals = Set<Int>()
+            for page in 1...3 {
+                let answer = try await directory.listUsers(UserQuery(page: page, perPage: 50, sort: sort))
+                users += answer.items
+                totals.insert(answer.total)
+            }
+            return (users, totals)
+        }
+        let own = try await everyone(.directory)
+        let up = try await everyone(.name)
+        #expect(own.users.count >= 121 && Set(own.users.map(\.id)).count == own.users.count)
+        #expect(Set(own.users.map(\.id)) == Set(up.users.map(\.id)))
+        #expect(own.totals == [own.users.count], "Samba counts the whole result unsorted too")
+        #expect(own.users.map(\.name) != up.users.map(\.name), "the directory's order is not the name order")
+        // The seeded people (Samba's own accounts have no displayName, and sort after them both ways).
+        let seeded = { (users: [User]) in users.map(\.name).filter { $0.contains(" ") } }
+        let names = seeded(up.users)
+        #expect(names.count == 120 && names.contains { $0.contains("Νίκος") })
+        let down = seeded(try await everyone(.nameDescending).users)
+        #expect(down == names.reversed(), "up \(names.prefix(5)) … \(names.suffix(5)); down \(down.prefix(5)) … \(down.suffix(5))")
+    }
+
     @Test("create (disabled until it has a password), reset a password, enable, edit keeping the title, suspend, delete")
     func writes() async throws {
         let server = try SambaServer()

@@ -102,15 +102,33 @@ struct EndpointTests {
         #expect(!HTTPMethod.post.isIdempotent)
     }
 
-    @Test func sortCyclesThroughEveryOrderAndBack() {
+    @Test func sortCyclesThroughEverySortedOrderAndBack() {
         var sort = UserSort.default
         var seen: [UserSort] = []
-        for _ in UserSort.allCases {
+        for _ in UserSort.sorted {
             seen.append(sort)
-            sort = sort.next
+            sort = sort.next(includingDirectoryOrder: false)
         }
-        #expect(Set(seen) == Set(UserSort.allCases))
+        #expect(seen == UserSort.sorted)
         #expect(sort == .default)
+    }
+
+    @Test func theDirectoryOrderCyclesThroughTheSortedOrdersAndBack() {
+        var sort = UserSort.directory
+        var seen: [UserSort] = []
+        for _ in UserSort.allCases {
+            sort = sort.next(includingDirectoryOrder: true)
+            seen.append(sort)
+        }
+        #expect(seen == UserSort.sorted + [.directory])
+        #expect(UserSort.directory.next(includingDirectoryOrder: false) == .name, "out of the directory order where it is not offered")
+        #expect(UserSort.directory.label == "directory order")
+    }
+
+    @Test func theDirectoryOrderSendsNoSortParameter() {
+        let names = UserQuery(sort: .directory).parameters.map(\.name)
+        #expect(names == ["page", "per_page"])
+        #expect(UserQuery(sort: .email).parameters.map(\.name) == ["page", "per_page", "sort"])
     }
 
     @Test func theClientSendsTokenAndUserAgent() async throws {

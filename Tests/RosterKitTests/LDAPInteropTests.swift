@@ -52,6 +52,66 @@ struct LDAPInteropTests {
         #expect(login.items.first?.scim?.title == "Seeded 123")
     }
 
+    @Test("the directory order sends no sort control: entry order, every page, even with every sort slot held")
+    func directoryOrder() async throws {
+        let server = try SlapdServer()
+        let log = LogRecorder()
+        var configuration = server.configuration()
+        configuration.logger = log.logger(level: .info)
+        let directory = LDAPDirectory(configuration: configuration)
+        // Every page in the order slapadd wrote the entries (user000001 first), not by name.
+        // slapd counts nothing it does not sort: "at least one more" until the last page.
+        var ids: [String] = []
+        for page in 1...6 {
+            let users = try await directory.listUsers(UserQuery(page: page, perPage: 50, sort: .directory))
+            #expect(users.items.count == 50)
+            let expected = page < 6 ? (page * 50 + 1, true) : (300, false)
+            #expect(users.total == expected.0 && users.totalIsLowerBound == expected.1, "page \(page): \(users.total)")
+            ids += users.items.map(\.id)
+        }
+        #expect(ids == (1...300).map { String(format: "uid=user%06d,\(Self.people)", $0) })
+        let fourth = try await directory.listUsers(UserQuery(page: 4, perPage: 50, sort: .directory))
+        #expect(fourth.items.map(\.id) == Array(ids[150..<200]))
+
+        // The connection's eight sorted searches held (olcSssVlvMaxPerConn: 8): slapd refuses
+        // any search with a sort control on it, and Roster would connect again to send one.
+        _ = try await directory.session.run("fill", mayRepeat: false) { connection, cancel in
+            for _ in 1...9 {
+                _ = try? connection.search(base: Self.people, scope: .subtree, filter: "(objectClass=inetOrgPerson)", attributes: ["1.1"],
+                                           pageSize: 5, sortKeys: "displayName:caseIgnoreOrderingMatch", cancel: cancel)
+            }
+            return 0
+        }
+        let unsorted = try await directory.listUsers(UserQuery(perPage: 10, sort: .directory))
+        #expect(unsorted.items.map(\.id) == Array(ids.prefix(10)))
+        #expect(!log.text.contains("sorted searches full"), "the directory order went out on the same connection: no sort control")
+        let sorted = try await directory.listUsers(UserQuery(perPage: 10, sort: .name))
+        #expect(sorted.items.count == 10)
+        #expect(log.text.contains("sorted searches full"), "name ↑ sends the sort control, refused there, then on a new connection")
+    }
+
+    @Test("the sorted orders come back sorted by the server, non-Latin names too; name ↓ is name ↑ reversed")
+    func sortedOrders() async throws {
+        let server = try SlapdServer()
+        let directory = LDAPDirectory(configuration: server.configuration())
+        func everyone(_ sort: UserSort) async throws -> [User] {
+            var users: [User] = []
+            for page in 1...2 { users += try await directory.listUsers(UserQuery(page: page, perPage: 150, sort: sort)).items }
+            return users
+        }
+        // caseIgnoreOrderingMatch: case folded, then by UTF-8 bytes (Latin, then Greek, Cyrillic, Arabic, Devanagari, CJK).
+        let key = { (name: String) in Array(name.lowercased().utf8) }
+        let up = try await everyone(.name).map(\.name)
+        #expect(up.count == 300)
+        #expect(zip(up, up.dropFirst()).allSatisfy { !key($1).lexicographicallyPrecedes(key($0)) }, "\(up.prefix(12))")
+        #expect(up.first?.hasPrefix("Anna") == true && up.last.map { $0.unicodeScalars.first!.value > 0x3000 } == true)
+        #expect(try await everyone(.nameDescending).map(\.name) == up.reversed())
+        let emails = try await everyone(.email).map(\.email)
+        #expect(emails == emails.sorted() && emails.first == "user000001@example.org")
+        let directoryOrder = try await everyone(.directory).map(\.name)
+        #expect(directoryOrder != up && Set(directoryOrder) == Set(up))
+    }
+
     @Test("hostile search text is searched for, never obeyed")
     func filterInjection() async throws {
         let server = try SlapdServer()

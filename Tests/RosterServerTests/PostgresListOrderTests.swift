@@ -44,7 +44,7 @@ struct PostgresListOrderTests {
         }
     }
 
-    @Test("every sort: deep pages and searches of every length equal SQL's", arguments: UserSort.allCases)
+    @Test("every sort: deep pages and searches of every length equal SQL's", arguments: UserSort.sorted)
     func sameAnswers(sort: UserSort) async throws {
         try await withStores { ordered, plain in
             try await Self.expectSameAnswers(ordered, plain, sort: sort)

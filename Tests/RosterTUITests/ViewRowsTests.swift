@@ -30,6 +30,17 @@ struct ViewRowsTests {
         #expect(SortContent(.emailDescending) == SortContent(label: "email ↓", column: .email, ascending: false))
     }
 
+    @Test func theDirectorysOwnOrderSaysSoInTheHeaderAndPutsNoArrowOnAColumn() {
+        let canvas = grid(80, 6)
+        var content = ListContent(rows: [.user(UserRowContent(mixedUsers[0]))], firstIndex: 0, selectedIndex: 0, total: 51,
+                                  sort: SortContent(.directory))
+        content.totalIsLowerBound = true
+        UserListView.draw(content, in: Rect(row: 0, column: 0, width: 80, height: 6), on: canvas)
+        #expect(canvas.lines[0].contains("Users · directory order"), "\(canvas.lines[0])")
+        #expect(canvas.lines[0].contains("1 / 51+"))
+        #expect(!canvas.lines[1].contains("↑") && !canvas.lines[1].contains("↓"))
+    }
+
     @Test func theDetailRecordListsTheGroupsAndFollowsAChangedUser() {
         let memo = DetailRecordMemo()
         var user = mixedUsers[0]

@@ -92,8 +92,9 @@ struct LDAPSchema: Sendable {
 
     /// The sort key for `sort` in RFC 2891's string form, or nil for the server's own order.
     func sortKey(_ sort: UserSort) -> String? {
+        guard sort != .directory else { return nil }
         let (attribute, descending): (String, Bool) = switch sort {
-        case .name: (nameAttribute, false)
+        case .directory, .name: (nameAttribute, false)
         case .nameDescending: (nameAttribute, true)
         case .email: (emailAttribute, false)
         case .emailDescending: (emailAttribute, true)

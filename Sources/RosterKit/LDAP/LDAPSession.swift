@@ -17,6 +17,8 @@ final class LDAPSession: Sendable {
     /// The connection, owned by the pool's thread (the mutex is only ever taken there).
     private final class Box: @unchecked Sendable {
         var connection: LDAPConnection?
+        /// A handle made ahead, not yet connected (`init`).
+        var prepared: LDAPConnection?
     }
 
     init(_ configuration: LDAPConfiguration) {
@@ -26,6 +28,16 @@ final class LDAPSession: Sendable {
         self.configuration = configuration
         pool = NIOThreadPool(numberOfThreads: 1)
         pool.start()
+        // The first handle costs libldap's start (its SASL plugins, about 4 ms here) and the TLS
+        // context with the CA file: made now, on the session's thread, while the app sets up its
+        // screen. No network, so nothing here can fail in a way the first call would not say.
+        pool.submit { [self] _ in
+            state.withLock { box in
+                guard box.connection == nil, box.prepared == nil else { return }
+                box.prepared = try? LDAPConnection(url: configuration.url.absoluteString, caFile: configuration.caFile,
+                                                   connectTimeout: configuration.connectTimeout)
+            }
+        }
     }
 
     deinit {
@@ -90,8 +102,10 @@ final class LDAPSession: Sendable {
 
     private func connected(_ box: Box, password: String, cancel: CancelFlag) throws -> LDAPConnection {
         if let connection = box.connection { return connection }
-        let connection = try LDAPConnection(url: configuration.url.absoluteString, caFile: configuration.caFile,
-                                            connectTimeout: configuration.connectTimeout)
+        let prepared = box.prepared
+        box.prepared = nil
+        let connection = try prepared ?? LDAPConnection(url: configuration.url.absoluteString, caFile: configuration.caFile,
+                                                        connectTimeout: configuration.connectTimeout)
         do {
             try connection.open()
         } catch {

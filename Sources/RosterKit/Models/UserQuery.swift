@@ -46,7 +46,8 @@ public struct UserQuery: Sendable, Equatable, Hashable, Codable {
     public var parameters: [(name: String, value: String)] {
         var result: [(String, String)] = [("page", String(page)), ("per_page", String(perPage))]
         if let search, !search.isEmpty { result.append(("q", search)) }
-        result.append(("sort", sort.rawValue))
+        // The directory's own order is the one asked by naming none.
+        if sort != .directory { result.append(("sort", sort.rawValue)) }
         if let role { result.append(("role", role.rawValue)) }
         if let status { result.append(("status", status.rawValue)) }
         if let group, !group.isEmpty { result.append(("group", group)) }

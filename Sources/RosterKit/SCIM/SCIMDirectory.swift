@@ -244,8 +244,10 @@ public actor SCIMDirectory: Directory {
         return SCIMFilter.all(parts)
     }
 
-    static func sortAttribute(_ sort: UserSort) -> (attribute: String, descending: Bool) {
+    /// The SCIM attribute and direction of `sort`; nil for the service's own order (no sortBy).
+    static func sortAttribute(_ sort: UserSort) -> (attribute: String, descending: Bool)? {
         switch sort {
+        case .directory: nil
         case .name: ("displayName", false)
         case .nameDescending: ("displayName", true)
         case .email: ("emails", false)

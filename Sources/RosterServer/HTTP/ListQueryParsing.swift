@@ -31,7 +31,8 @@ enum ListQueryParsing {
                 guard let sort = UserSort(rawValue: value) else {
                     throw .badQuery("sort must be one of \(UserSort.allCases.map(\.rawValue).joined(separator: ", ")).")
                 }
-                result.sort = sort
+                // roster-server always answers sorted: its own order is its default, name ↑.
+                result.sort = sort == .directory ? .default : sort
             case "role":
                 let role = Role(rawValue: value)
                 guard role.isKnown else { throw .badQuery("role must be one of \(Role.known.map(\.rawValue).joined(separator: ", ")).") }

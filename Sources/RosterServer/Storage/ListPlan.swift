@@ -151,7 +151,7 @@ struct ListPlan {
     /// Emails are unique, so their order needs no tie-break (and the unique index serves it).
     static func orderBy(_ sort: UserSort) -> String {
         switch sort {
-        case .name: "users.name_key, users.id"
+        case .name, .directory: "users.name_key, users.id"
         case .nameDescending: "users.name_key DESC, users.id"
         case .email: "users.email_key"
         case .emailDescending: "users.email_key DESC"
@@ -170,7 +170,7 @@ struct ListPlan {
     /// walked from its other end.
     static func reversedOrderBy(_ sort: UserSort) -> String {
         switch sort {
-        case .name: "users.name_key DESC, users.id DESC"
+        case .name, .directory: "users.name_key DESC, users.id DESC"
         case .nameDescending: "users.name_key, users.id DESC"
         case .email: "users.email_key DESC"
         case .emailDescending: "users.email_key"

@@ -12,6 +12,8 @@ public enum TerminalApp {
     public struct Options: Sendable {
         public var serverLabel: String
         public var pageSize: Int
+        /// The order the first connection's list opens in (the `sort` setting).
+        public var sort = UserSort.default
         public var colorMode: Terminal.ColorMode
         public var mouse: Bool
         public var scrollStyle: ScrollStyle
@@ -52,8 +54,9 @@ public enum TerminalApp {
         let terminal = try Terminal.start(colorMode: options.colorMode, mouse: options.mouse, headerColor: options.headerColor)
         logger.info("terminal \(terminal.size.columns)x\(terminal.size.rows), colour \(terminal.usesColor)")
         let clipboard = TerminalClipboard(terminal: terminal)
-        let makeModel = { (directory: any Directory, bulkConcurrency: Int, connection: String) in
-            let model = AppModel(directory: directory, perPage: options.pageSize, scrollStyle: options.scrollStyle, clipboard: clipboard)
+        let makeModel = { (directory: any Directory, sort: UserSort, bulkConcurrency: Int, connection: String) in
+            let model = AppModel(directory: directory, perPage: options.pageSize, sort: sort, scrollStyle: options.scrollStyle,
+                                 clipboard: clipboard)
             model.recorder = ChangeRecorder(journal: options.journal, connection: connection)
             // An administrator's record of what a bulk run did, and how fast (make bench reads it).
             model.onBulkRunFinished = { run in logger.notice("\(run.logLine)") }
@@ -61,14 +64,14 @@ public enum TerminalApp {
             model.bulkConcurrency = bulkConcurrency
             return model
         }
-        let model = makeModel(directory, options.bulkConcurrency, options.connectionName)
+        let model = makeModel(directory, options.sort, options.bulkConcurrency, options.connectionName)
         let controller = AppController(model: model, canvas: terminal.canvas, serverLabel: options.serverLabel) { [weak terminal] in
             terminal?.present()
         }
         if let connections {
             controller.enableConnections(connections.catalog, current: connections.current, label: options.serverLabel) { opened in
                 logger.info("connection opened: \(opened.label)")
-                return makeModel(opened.directory, opened.bulkConcurrency, opened.label)
+                return makeModel(opened.directory, opened.sort, opened.bulkConcurrency, opened.label)
             }
         }
         controller.start()

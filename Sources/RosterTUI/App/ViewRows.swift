@@ -25,6 +25,7 @@ extension StatusTone {
 extension SortContent {
     init(_ sort: UserSort) {
         switch sort {
+        case .directory: self.init(label: sort.label, column: nil, ascending: true)
         case .name: self.init(label: sort.label, column: .name, ascending: true)
         case .nameDescending: self.init(label: sort.label, column: .name, ascending: false)
         case .email: self.init(label: sort.label, column: .email, ascending: true)

@@ -17,15 +17,18 @@ public struct ConnectionCatalog: Sendable {
         }
     }
 
-    /// A connection once opened: its directory, the header's label, its bulk run's width.
+    /// A connection once opened: its directory, the header's label, its bulk run's width, the
+    /// order its list opens in.
     public struct Opened: Sendable {
         public var directory: any Directory
         public var label: String
         public var bulkConcurrency: Int
-        public init(directory: any Directory, label: String, bulkConcurrency: Int) {
+        public var sort: UserSort
+        public init(directory: any Directory, label: String, bulkConcurrency: Int, sort: UserSort = .default) {
             self.directory = directory
             self.label = label
             self.bulkConcurrency = bulkConcurrency
+            self.sort = sort
         }
     }
 

@@ -14,6 +14,8 @@ struct ConnectionSettings: Codable, Equatable {
     var pageSize: Int?
     var requestTimeoutSeconds: Double?
     var connectTimeoutSeconds: Double?
+    /// The order the list opens in (`UserSort`'s values: "directory", "name", "-name", …).
+    var sort: String?
     /// The header's colour for this connection (a red "prod" is a convention admins rely on).
     var color: String?
     var embedded: Embedded?
@@ -46,7 +48,7 @@ struct ConnectionSettings: Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case server, api, token, tokenFile, tokenCommand, caFile, pageSize, requestTimeoutSeconds, connectTimeoutSeconds
+        case server, api, token, tokenFile, tokenCommand, caFile, pageSize, requestTimeoutSeconds, connectTimeoutSeconds, sort
         case color, embedded
         case bindDN, passwordFile, passwordCommand, startTLS, ldap
     }
@@ -70,6 +72,7 @@ struct ConnectionSettings: Codable, Equatable {
         pageSize = try container.decodeIfPresent(Int.self, forKey: .pageSize)
         requestTimeoutSeconds = try container.decodeIfPresent(Double.self, forKey: .requestTimeoutSeconds)
         connectTimeoutSeconds = try container.decodeIfPresent(Double.self, forKey: .connectTimeoutSeconds)
+        sort = try container.decodeIfPresent(String.self, forKey: .sort)
         color = try container.decodeIfPresent(String.self, forKey: .color)
         embedded = try container.decodeIfPresent(Embedded.self, forKey: .embedded)
         bindDN = try container.decodeIfPresent(String.self, forKey: .bindDN)
@@ -93,6 +96,7 @@ struct ConnectionSettings: Codable, Equatable {
         try container.encodeIfPresent(pageSize, forKey: .pageSize)
         try container.encodeIfPresent(requestTimeoutSeconds, forKey: .requestTimeoutSeconds)
         try container.encodeIfPresent(connectTimeoutSeconds, forKey: .connectTimeoutSeconds)
+        try container.encodeIfPresent(sort, forKey: .sort)
         try container.encodeIfPresent(color, forKey: .color)
         try container.encodeIfPresent(embedded, forKey: .embedded)
         try container.encodeIfPresent(bindDN, forKey: .bindDN)

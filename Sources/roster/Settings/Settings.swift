@@ -21,6 +21,9 @@ struct Settings: Equatable {
     /// A PEM file of certificate authorities trusted besides the system's.
     var caFile: String?
     var pageSize = UserQuery.defaultPerPage
+    /// The order the list opens in: the `sort` setting, else an LDAP directory's own order
+    /// (docs/ldap.md, "The order a list opens in"), else name ↑.
+    var sort = UserSort.default
     var requestTimeout: Duration = .seconds(30)
     var connectTimeout: Duration = .seconds(5)
     var colors: Terminal.ColorMode = .auto
@@ -125,6 +128,14 @@ struct Settings: Equatable {
                 throw SettingsError("pageSize must be between 1 and 200, not \(pageSize).")
             }
             settings.pageSize = pageSize
+        }
+        if let text = connection.sort {
+            guard let sort = UserSort(rawValue: text) else {
+                throw SettingsError("sort must be one of \(UserSort.allCases.map(\.rawValue).joined(separator: ", ")), not “\(text)”.")
+            }
+            settings.sort = sort
+        } else if let server = settings.server, LDAPConfiguration.isLDAPURL(server) {
+            settings.sort = .directory
         }
         if let seconds = connection.requestTimeoutSeconds {
             guard seconds > 0 else { throw SettingsError("requestTimeoutSeconds must be above 0.") }

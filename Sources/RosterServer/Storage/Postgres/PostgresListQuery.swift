@@ -149,7 +149,7 @@ struct PostgresListQuery {
         switch sort {
         case .email, .emailDescending: "users.email_key"
         case .createdAt, .createdAtDescending: "users.created_at, users.id"
-        case .name, .nameDescending: "users.name_key, users.id"
+        case .name, .nameDescending, .directory: "users.name_key, users.id"
         }
     }
 
@@ -203,7 +203,7 @@ struct PostgresListQuery {
         switch sort {
         case .email, .emailDescending: ("users.email_key", nil)
         case .createdAt, .createdAtDescending: ("users.created_at", "users.id")
-        case .name, .nameDescending: ("users.name_key", "users.id")
+        case .name, .nameDescending, .directory: ("users.name_key", "users.id")
         }
     }
 

@@ -143,7 +143,7 @@ final class PostgresStore: DirectoryStore, RowStore {
             Mark(primary: .text(try columns[1].decode(String.self)), id: nil)
         case .createdAt, .createdAtDescending:
             Mark(primary: .integer(try columns[1].decode(Int64.self)), id: try columns[2].decode(String.self))
-        case .name, .nameDescending:
+        case .name, .nameDescending, .directory:
             Mark(primary: .text(try columns[1].decode(String.self)), id: try columns[2].decode(String.self))
         }
     }
