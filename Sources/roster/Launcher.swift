@@ -46,6 +46,7 @@ struct Launcher {
         // 1,000 fell from 1.69 to 1.27 ms, the run's rate from 654 to 528 users a second).
         if first.isEmbedded { options.bulkConcurrency = 2 }
         options.headerColor = settings.color
+        options.importMappingsFile = settings.importMappingsFile
         options.journal = openJournal(logger: logger)
         // A name that stays the same from one start to the next (the embedded server's port
         // does not), so an interrupted run is offered again on the same connection.
