@@ -181,7 +181,7 @@ let package = Package(
         .testTarget(
             name: "RosterCSVTests",
             dependencies: [
-                "RosterCSV", "RosterApp", "RosterKit", "RosterKitTestSupport", "RosterServer",
+                "RosterCSV", "RosterApp", "RosterJournal", "RosterKit", "RosterKitTestSupport", "RosterServer",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

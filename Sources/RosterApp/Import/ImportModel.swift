@@ -269,12 +269,16 @@ public final class ImportModel {
         editedMapping = mapping
     }
 
-    /// h/l: the previous or next field for the column under the cursor.
+    /// h/l: the previous or next field for the column under the cursor, skipping those
+    /// another column has (a field is on one column at most).
     public func cycleField(by step: Int) {
         guard phase == .mapping, let mapping = editedMapping, mapping.fields.indices.contains(mappingCursor) else { return }
         let choices = Self.fieldChoices
-        let index = choices.firstIndex(of: mapping.fields[mappingCursor]) ?? 0
-        setField(choices[(index + step + choices.count) % choices.count])
+        var index = choices.firstIndex(of: mapping.fields[mappingCursor]) ?? 0
+        repeat {
+            index = (index + step + choices.count) % choices.count
+        } while choices[index].map { field in mapping.column(of: field).map { $0 != mappingCursor } ?? false } ?? false
+        setField(choices[index])
     }
 
     /// Enter: reads the file again with the mapping, keeps it for this header set, and compares.
@@ -338,12 +342,8 @@ public final class ImportModel {
 
     /// The missing groups the rows to send name.
     private func neededMissingGroups(_ items: [Item]) -> [String] {
-        let missing = Set(missingGroups.map { $0.lowercased() })
-        var needed: [String: String] = [:]
-        for item in items {
-            for name in item.row.groups ?? [] where missing.contains(name.lowercased()) { needed[name.lowercased()] = name }
-        }
-        return needed.values.sorted()
+        let named = Set(items.flatMap { ($0.row.groups ?? []).map { $0.lowercased() } })
+        return missingGroups.filter { named.contains($0.lowercased()) }
     }
 
     private func run(_ items: [Item]) {
