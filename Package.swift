@@ -151,7 +151,8 @@ let package = Package(
         // `make bench-server`'s client side: APIClient fetching pages one at a time.
         .executableTarget(
             name: "roster-bench",
-            dependencies: ["RosterKit", "RosterKitTestSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["RosterKit", "RosterKitTestSupport", "RosterApp", "RosterCSV", "RosterJournal",
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(

@@ -70,18 +70,15 @@ extension ImportModel {
         return (parts.joined(separator: "; "), requests)
     }
 
-    /// A new row: looked up by email first (there already: skipped), else created with the
-    /// row's own key. A 409 means someone made the email meanwhile: skipped too. A 429 goes
-    /// back to the runner, which holds every write for the wait and sends this one again.
+    /// A new row (the preview's comparison looked it up): created with the row's own key, so a
+    /// create whose answer was lost is replayed, not repeated. A 409 means someone made the
+    /// email since the preview: looked up and skipped. A 429 goes back to the runner, which
+    /// holds every write for the wait and sends this one again.
     nonisolated static func create(_ row: ImportRow, draft: UserDraft, key: String, to directory: any Directory,
                                    recorder: ChangeRecorder = .none, runID: String? = nil) async -> (step: Runner.Step, requests: Int) {
         func outcome(_ kind: ImportOutcome.Kind) -> ImportOutcome { ImportOutcome(line: row.line, email: row.email, kind: kind) }
         var requests = 1
         do {
-            if let existing = try await existingUser(email: draft.email, in: directory) {
-                return (.unchanged(outcome(.alreadyExists(id: existing.id))), requests)
-            }
-            requests += 1
             let user = try await recorder.record(.create(draft), run: runID, landed: { (.user($0), $0.id) }) {
                 try await directory.createUser(draft, idempotencyKey: key)
             }

@@ -10,11 +10,11 @@ import RosterKit
 /// (a few at a time, one 429 hold, Esc after those in flight), each journalled in the import's
 /// own run so the whole import can be undone; then a report of each row, next to the file.
 ///
-/// Running the same file again changes nobody twice: each new row looks its email up first (a
-/// user already there is "already exists, skipped"), and its create carries a key derived from
-/// the file and the line, so a create whose answer was lost is answered, when sent again, with
-/// the user it made instead of making another (roster-server keeps keys 24 hours); an update
-/// the directory already holds is "unchanged" in the preview and never sent.
+/// Running the same file again changes nobody twice: the preview finds the users the last run
+/// made (unchanged, not sent); a create carries a key derived from the file and the line, so a
+/// create whose answer was lost is answered, when sent again, with the user it made instead of
+/// making another (roster-server keeps keys 24 hours); an email someone took since the preview
+/// is a 409, "already exists, skipped".
 @MainActor
 @Observable
 public final class ImportModel {
