@@ -106,15 +106,19 @@ public final class ImportModel {
         self.mappings = mappings
         self.concurrency = concurrency
         runner = Runner(progress: WorkProgress(total: 0), concurrency: concurrency, activity: activity)
+        listedRows = plan.rows
     }
 
     // MARK: What the view reads
 
-    public var newCount: Int { verdicts.values.count { $0 == .new } }
-    public var changedCount: Int { verdicts.values.count { if case .changed = $0 { true } else { false } } }
-    public var unchangedCount: Int { verdicts.values.count { if case .unchanged = $0 { true } else { false } } }
+    /// The preview's three counts, and the new rows that can be created (they have a name),
+    /// counted once per comparison: the screen reads them on every frame, of up to 100,000 rows.
+    public private(set) var newCount = 0
+    public private(set) var changedCount = 0
+    public private(set) var unchangedCount = 0
+    private var creatableCount = 0
     /// Rows the chosen mode sends.
-    public var toSendCount: Int { plan.rows.count { item(for: $0) != nil } }
+    public var toSendCount: Int { (mode.creates ? creatableCount : 0) + (mode.updates ? changedCount : 0) }
 
     public var createdCount: Int { outcomes.values.count { if case .created = $0.kind { true } else { false } } }
     public var updatedCount: Int { outcomes.values.count { if case .updated = $0.kind { true } else { false } } }
@@ -123,15 +127,36 @@ public final class ImportModel {
     /// Rows to send that were not, because the run was stopped.
     public private(set) var notSentCount = 0
 
-    /// The rows the preview lists, as `listing` says.
-    public var listedRows: [ImportRow] {
-        switch listing {
+    /// The rows the preview lists, as `listing` says (kept, not worked out on every frame).
+    public private(set) var listedRows: [ImportRow] = []
+
+    private func relist() {
+        listedRows = switch listing {
         case .all: plan.rows
         case .bad: plan.badRows
         case .new: plan.rows.filter { verdicts[$0.line] == .new }
         case .changed: plan.rows.filter { if case .changed = verdicts[$0.line] { true } else { false } }
         case .unchanged: plan.rows.filter { if case .unchanged = verdicts[$0.line] { true } else { false } }
         }
+    }
+
+    /// The counts and the list, after the verdicts or the rows changed.
+    private func recount() {
+        newCount = 0
+        changedCount = 0
+        unchangedCount = 0
+        creatableCount = 0
+        for row in plan.rows {
+            switch verdicts[row.line] {
+            case .new?:
+                newCount += 1
+                if row.draft != nil { creatableCount += 1 }
+            case .changed?: changedCount += 1
+            case .unchanged?: unchangedCount += 1
+            case nil: break
+            }
+        }
+        relist()
     }
 
     /// Every row's outcome for the report: bad rows, what was done, and what was not sent.
@@ -175,6 +200,7 @@ public final class ImportModel {
         let all = Listing.allCases
         listing = all[(all.firstIndex(of: listing)! + 1) % all.count]
         scrollOffset = 0
+        relist()
     }
 
     /// `c`: create only, update only, both.
@@ -191,6 +217,7 @@ public final class ImportModel {
         comparing?.cancel()
         verdicts = [:]
         missingGroups = []
+        recount()
         guard plan.mapping.missing == nil else {
             comparison = .waitingForMapping
             return
@@ -224,6 +251,7 @@ public final class ImportModel {
             verdicts[plan.rows[index].line] = ImportVerdict.of(plan.rows[index], existing: users[plan.rows[index].line])
         }
         self.verdicts = verdicts
+        recount()
         groupsByName = groups.found
         missingGroups = groups.missing
         comparisonRequests = requests
