@@ -105,7 +105,10 @@ public enum KeyHelp {
         HelpSection(title: "Export and import", entries: [
             Hint("Enter  Esc", "In the file prompt: go on, cancel"),
             Hint("Esc", "Export: stop, remove the file"),
-            Hint("Enter", "Import preview: create the good rows"),
+            Hint("Enter", "Import preview: send the new and changed rows"),
+            Hint("c", "Import preview: create only, update only, both"),
+            Hint("m", "Import preview: map columns (j k column, h l field)"),
+            Hint("Tab", "Import preview: list new, changed, unchanged, bad"),
             Hint("j  k  PgDn  PgUp", "Import: scroll the rows"),
             Hint("Esc", "Import: stop after requests in flight"),
         ]),

@@ -42,8 +42,8 @@ extension Presenter {
             case .ready: summary = threeCounts(model) + " · \(bad)"
             }
             var keys = model.comparison == .ready && model.toSendCount > 0 ? [Hint("Enter", sendLabel(model))] : []
-            keys += [Hint("c", "Mode: \(model.mode.rawValue)"), Hint("m", "Map columns"), Hint("Tab", "List: \(model.listing.rawValue)"),
-                     Hint("j/k", "Scroll"), Hint("Esc", "Cancel")]
+            keys += [Hint("c", model.mode.rawValue), Hint("m", "Map columns"), Hint("Tab", "List: \(model.listing.rawValue)"),
+                     Hint("Esc", "Cancel")]
             actions = keys
             if let problem = model.mappingProblem {
                 note = problem
