@@ -31,9 +31,10 @@ public struct ImportRow: Sendable, Equatable {
 
     public var isValid: Bool { problem == nil }
 
-    /// What a create sends; nil for a bad row or one without a name.
+    /// What a create sends; nil for a bad row, or one without a name or an email (matched by
+    /// its login, it can update a user but not create one).
     public var draft: UserDraft? {
-        guard isValid, let name, !name.isEmpty else { return nil }
+        guard isValid, let name, !name.isEmpty, !email.isEmpty else { return nil }
         return UserDraft(name: name, email: email, role: role, status: status, userName: login)
     }
 

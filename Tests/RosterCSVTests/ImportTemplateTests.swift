@@ -42,6 +42,9 @@ struct ImportTemplateTests {
         let plan = try plan("login,firstName,lastName,middleName,email,title,department\nana.silva,Ana,Silva,,ana@example.com,Engineer,R&D\n")
         #expect(plan.mapping.fields == [.login, .firstName, .lastName, nil, .email, nil, nil])
         #expect(plan.rows.first?.draft == UserDraft(name: "Ana Silva", email: "ana@example.com", userName: "ana.silva"))
+        let loginOnly = try self.plan("login,firstName\nana.silva,Ana\n")
+        #expect(loginOnly.rows.first?.isValid == true && loginOnly.rows.first?.draft == nil,
+                "matched by login it can update a user; without an email it cannot create one")
     }
 
     @Test func rostersOwnExportAndTheSCIMAndLDAPAttributes() throws {

@@ -10,7 +10,7 @@ extension ImportModel {
         switch item.verdict {
         case .new:
             guard let draft = row.draft else {
-                return (.failed(ImportOutcome(line: row.line, email: row.email, kind: .invalid(reason: "new user without a name"))), 0)
+                return (.failed(ImportOutcome(line: row.line, email: row.email, kind: .invalid(reason: "new user without a name or email"))), 0)
             }
             let sent = await create(row, draft: draft, key: plan.idempotencyKey(for: row), to: directory, recorder: recorder, runID: runID)
             guard case .changed(var outcome) = sent.step, case .created(let id) = outcome.kind else { return sent }

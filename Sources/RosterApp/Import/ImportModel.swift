@@ -170,7 +170,7 @@ public final class ImportModel {
             case .changed(let user, _, _) where !mode.updates:
                 return ImportOutcome(line: row.line, email: row.email, kind: .alreadyExists(id: user.id))
             case .new where !mode.creates: return ImportOutcome(line: row.line, email: row.email, kind: .skipped(reason: "new user; update only"))
-            case .new where row.draft == nil: return ImportOutcome(line: row.line, email: row.email, kind: .invalid(reason: "new user without a name"))
+            case .new where row.draft == nil: return ImportOutcome(line: row.line, email: row.email, kind: .invalid(reason: "new user without a name or email"))
             default: return ImportOutcome(line: row.line, email: row.email, kind: .notSent)
             }
         }

@@ -154,7 +154,7 @@ extension Presenter {
             switch model.verdicts[row.line] {
             case nil: (verdict, tone) = ("…", .quiet)
             case .new?:
-                if row.draft == nil { (verdict, tone) = ("✗ new user without a name", .bad) }
+                if row.draft == nil { (verdict, tone) = ("✗ new user without a name or email", .bad) }
                 else if model.mode.creates { (verdict, tone) = ("+ new", .good) }
                 else { (verdict, tone) = ("· new, skipped (update only)", .quiet) }
             case .changed(_, _, _)?:
