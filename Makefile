@@ -189,6 +189,7 @@ screenshots: tool-deps scim-peer ldap-deps
 bench: tool-deps ldap-deps
 	$(SWIFT) build -c release --product roster
 	$(SWIFT) build -c release --product roster-server
+	$(SWIFT) build -c release --product roster-bench
 	PYTHON=$(PY) TUIBENCH=$(TUIBENCH) BIN=.build/release BASE_BIN=$(BASE_BIN) scripts/bench.sh
 	PYTHON=$(PY) TUIBENCH=$(TUIBENCH) BIN=.build/release scripts/bench-ldap.sh
 

@@ -28,9 +28,6 @@ let package = Package(
         // RosterKit's one HTTP stack, for http and https (TLS, HTTP/2, proxies, pooling).
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
-        // Reading CSV files in (import). Pinned: its parser's quirks are what the import's
-        // line numbers are worked out against.
-        .package(url: "https://github.com/swiftcsv/SwiftCSV.git", exact: "0.10.0"),
         // The PostgreSQL backend, for replicas: an async driver, so queries never hold a thread.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // SHA-256 of stored token secrets; already in the graph through postgres-nio.
@@ -85,7 +82,7 @@ let package = Package(
         // and validating an import file, the import report. Files, no UI, no main actor.
         .target(
             name: "RosterCSV",
-            dependencies: ["RosterKit", .product(name: "SwiftCSV", package: "SwiftCSV")],
+            dependencies: ["RosterKit"],
             swiftSettings: strict
         ),
         // The change journal: every write Roster makes, in SQLite through GRDB, for undo and
@@ -154,7 +151,8 @@ let package = Package(
         // `make bench-server`'s client side: APIClient fetching pages one at a time.
         .executableTarget(
             name: "roster-bench",
-            dependencies: ["RosterKit", "RosterKitTestSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["RosterKit", "RosterKitTestSupport", "RosterApp", "RosterCSV", "RosterJournal",
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(
@@ -184,7 +182,7 @@ let package = Package(
         .testTarget(
             name: "RosterCSVTests",
             dependencies: [
-                "RosterCSV", "RosterApp", "RosterKit", "RosterKitTestSupport", "RosterServer",
+                "RosterCSV", "RosterApp", "RosterJournal", "RosterKit", "RosterKitTestSupport", "RosterServer",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict

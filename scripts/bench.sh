@@ -14,7 +14,11 @@
 #   bulk:    1,000 users marked and suspended on the embedded server, j pressed meanwhile; and
 #            the same marks and j with no run, as the baseline the run's j is compared with; and
 #            the same run of 1,000 with the change journal on and off, alternating
-#            ($JOURNAL_RUNS each), for the journal's cost in wall time.
+#            ($JOURNAL_RUNS each), for the journal's cost in wall time;
+#   import:  roster-bench --import against a roster-server of 10,000 users: $IMPORT_ROWS bare
+#            creates (the baseline: what the server takes), then a Google-template file of
+#            $IMPORT_ROWS new users previewed and imported, then one renaming them all (updates);
+#            median time, requests a second and peak memory of each, $RUNS runs.
 # With BASE_BIN (a folder with another build's release `roster`), that build is measured
 # beside this one in every section but bulk, in the same run: an A/B on the same machine load.
 # scripts/bench_report.py prints the medians, the ratios to less and the targets.
@@ -26,7 +30,8 @@ cd "$(dirname "$0")/.."
 BIN=${BIN:-.build/release}
 USERS=${USERS:-100000}
 RUNS=${RUNS:-3}
-SECTIONS=${SECTIONS:-keys memory groups slow embedded bulk}
+SECTIONS=${SECTIONS:-keys memory groups slow embedded import bulk}
+IMPORT_ROWS=${IMPORT_ROWS:-10000}
 BASE_BIN=${BASE_BIN:-}
 MEMORY_USERS=${MEMORY_USERS:-10000 1000000}
 TUIBENCH=${TUIBENCH:-../shared/tools/tuibench.py}
@@ -154,6 +159,13 @@ if has embedded; then
             --idle 5 --quit-keys q --json "$workdir/$which-embedded.json" -- "$binary/roster" >"$workdir/$which-embedded.txt" 2>&1 \
             || { cat "$workdir/$which-embedded.txt" >&2; exit 1; }
     done
+fi
+
+if has import; then
+    start_server 10000 import
+    echo "measuring import ($IMPORT_ROWS rows, $RUNS runs)"
+    "$BIN/roster-bench" --import "$server_url_import" "$TOKEN" "$IMPORT_ROWS" "$RUNS" | tee "$workdir/import.txt"
+    kill -TERM "${extra_pids[-1]}"; wait "${extra_pids[-1]}" 2>/dev/null || true; unset 'extra_pids[-1]'
 fi
 
 report=(--dir "$workdir")

@@ -138,29 +138,34 @@ shot create-form-error 120 40 "roster — new user, email taken"
 keys Escape
 keys y 2>/dev/null || true
 
-# 3b. The import preview: every row checked before anything is sent, bad rows named.
-cat >"$WORK/new-hires.csv" <<'CSV'
-name,email,role,status
-Amara Okafor,amara.okafor@example.com,member,invited
-Jonas Becker,jonas.becker@example.com,viewer,invited
-ليلى عبد الله,layla.abdallah@example.com,member,invited
-Priya Raman,priya.raman@example,member,invited
-王芳,wang.fang@example.com,admin,active
-Lucas Moreau,lucas.moreau@example.com,owner,active
-Sofía Herrera,sofia.herrera@example.com,member,
-Amara O.,AMARA.OKAFOR@example.com,member,invited
-Kenji Watanabe,kenji.watanabe@example.com,viewer,active
-Olga Petrova,olga.petrova@example.com
-Chidi Eze,chidi.eze@example.com,member,invited
-CSV
+# 3b. The import preview: a Google Workspace file compared with the directory, three ways:
+# new users, users it changes (before → after) and rows that change nothing; a bad row named.
+curl -s -H "Authorization: Bearer $TOKEN" "$URL/api/v1/users?per_page=3&sort=name" | python3 -c '
+import json, sys
+users = json.load(sys.stdin)["data"]["items"]
+def split(name):
+    first, _, last = name.partition(" ")
+    return first, last or "-"
+rows = ["First Name [Required],Last Name [Required],Email Address [Required],Password [Required],Org Unit Path [Required],New Status [UPLOAD ONLY]"]
+emails = [user["email"] for user in users]
+names = [split(user["name"]) for user in users]
+flip = "Active" if users[0]["status"] == "suspended" else "Suspended"
+rows.append(f"{names[0][0]},{names[0][1]},{emails[0]},,/,{flip}")
+rows.append(f"{names[1][0]},{names[1][1]}-Moreau,{emails[1]},,/,")
+rows.append(f"{names[2][0]},{names[2][1]},{emails[2]},,/,")
+rows += ["Amara,Okafor,amara.okafor@example.com,Secret-1!,/,", "Jonas,Becker,jonas.becker@example.com,Secret-2!,/,",
+         "ليلى,عبد الله,layla.abdallah@example.com,Secret-3!,/,", "Priya,Raman,priya.raman@example,Secret-4!,/,",
+         "芳,王,wang.fang@example.com,Secret-5!,/,Active", "Kenji,Watanabe,kenji.watanabe@example.com,Secret-6!,/,"]
+print("\r\n".join(rows))
+' >"$WORK/new-hires.csv"
 start_roster 120 40
 wait_for "2,000 users"
 keys i
 wait_for "Import from:"
 tmux -L "$SOCKET" send-keys -t shot -l "$WORK/new-hires.csv"
 keys Enter
-wait_for "to create"
-shot import-preview 120 40 "roster — import preview (i)"
+wait_for "unchanged ·"
+shot import-preview 120 40 "roster — import preview (i): new, changed, unchanged"
 keys Escape
 
 # 4. The 80×24 layout: the detail pane below the list.

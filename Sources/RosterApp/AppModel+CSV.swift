@@ -29,7 +29,8 @@ extension AppModel {
             return
         }
         do {
-            let plan = try ImportFileReader.read(path: path)
+            let remembered = importMappings?.mapping(for: try ImportFileReader.headers(path: path))
+            let plan = try ImportFileReader.read(path: path, mapping: remembered)
             guard !plan.rows.isEmpty else { return showLineProblem("\(path) has no users after its header.") }
             line = nil
             lastImportPath = editor.text
@@ -82,15 +83,16 @@ extension AppModel {
     }
 
     func showImport(_ plan: ImportPlan) {
-        let model = ImportModel(plan: plan, directory: directory, activity: activity, recorder: recorder)
+        let model = ImportModel(plan: plan, directory: directory, activity: activity, recorder: recorder, mappings: importMappings)
         model.onFinish = { [weak self] model in
             guard let self else { return }
             if quitsAfterImport {
                 quit()
                 return
             }
-            if model.createdCount > 0 { list.refresh() }
+            if model.createdCount > 0 || model.updatedCount > 0 { list.refresh() }
         }
         push(.importer(model))
+        model.compare()
     }
 }

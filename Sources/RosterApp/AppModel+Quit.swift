@@ -63,7 +63,7 @@ extension AppModel {
         guard let running = runningImport else { return false }
         askToQuit(
             title: "Quit during an import?",
-            message: "\(CountFormat.grouped(running.progress.done)) of \(CountFormat.grouped(running.plan.validCount)) rows sent. "
+            message: "\(CountFormat.grouped(running.progress.done)) of \(CountFormat.grouped(running.progress.total)) rows sent. "
                 + "Quitting stops it: the creates in flight finish and the report is written. (Ctrl-C again quits at once, and still writes it.)",
             confirmLabel: "Stop and quit", cancelLabel: "Keep going"
         ) { [weak self, weak running] in

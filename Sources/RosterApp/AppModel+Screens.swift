@@ -51,6 +51,8 @@ extension AppModel {
         case .importer(let model):
             switch model.phase {
             case .preview: model.start()
+            case .mapping: model.finishMapping()
+            case .askingGroups: model.answerGroups(create: true)
             case .finished: remove(.importer(model))
             case .running, .stopping: break
             }
@@ -80,6 +82,8 @@ extension AppModel {
         case .importer(let model):
             switch model.phase {
             case .preview, .finished: remove(.importer(model))
+            case .mapping: model.cancelMapping()
+            case .askingGroups: model.answerGroups(create: nil)
             case .running: model.stop()
             case .stopping: break
             }

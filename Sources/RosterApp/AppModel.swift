@@ -39,6 +39,8 @@ public final class AppModel {
     public internal(set) var bulkSummaryPending = false
     /// The columns an export writes (the `exportColumns` setting).
     @ObservationIgnored public var exportColumns: [CSVColumn] = CSVColumn.defaultSelection
+    /// Where the import preview keeps the columns a person mapped, per header set; nil keeps none.
+    @ObservationIgnored public var importMappings: ImportMappingStore?
     /// Users per page an export asks for.
     @ObservationIgnored public var exportPageSize = ExportModel.defaultPageSize
     /// What the prompt of `i` offers next time: the file imported last.

@@ -53,4 +53,11 @@ public enum FormulaGuard {
     public static func neutralised(_ value: String) -> String {
         isDangerous(value) ? "'" + value : value
     }
+
+    /// The inverse, for a file read back in: `'=x` is `=x` again, so an export imported as it
+    /// is changes nothing. A `'` before anything else is the person's own and stays.
+    public static func restored(_ value: String) -> String {
+        guard value.hasPrefix("'"), isDangerous(String(value.dropFirst())) else { return value }
+        return String(value.dropFirst())
+    }
 }

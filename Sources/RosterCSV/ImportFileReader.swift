@@ -1,117 +1,120 @@
 import Foundation
 import RosterKit
-import SwiftCSV
 
-/// Reads an import file with SwiftCSV and checks every record as the server would
-/// (`UserValidation`), plus what only the whole file shows: a column missing from a record,
-/// and an email that appears twice. Nothing is sent.
+/// Reads an import file record by record (`CSVRecordReader`: never the whole file in memory)
+/// and checks every row as the server would (`UserValidation`), plus what only the whole file
+/// shows: a column missing from a record, and an email that appears twice. Nothing is sent.
 ///
-/// The header names the columns, in any order and case: `name` and `email` are required,
-/// `role` and `status` optional (empty means the server's default), anything else (an
-/// export's `id`, `groups`, `created_at`…) is ignored, so an exported file imports as is.
+/// The header line says which column is which (`ImportHeader`, `ImportMapping`); columns it
+/// cannot place are ignored until the person maps them in the preview, and a file without an
+/// email (or login) column gives rows that each say so, not an error: the preview is where
+/// that is fixed.
 public enum ImportFileReader {
-    public static let requiredColumns = ["name", "email"]
-    public static let optionalColumns = ["role", "status"]
-
-    public static func read(path: String) throws(ImportFileError) -> ImportPlan {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ImportFileError(FileManager.default.fileExists(atPath: path) ? "Cannot read \(path)." : "There is no file \(path).")
-        }
-        return try plan(data: data, path: path)
+    /// The file's header line (below Entra's `version:` line).
+    public static func headers(path: String) throws(ImportFileError) -> [String] {
+        let reader = try CSVRecordReader(path: path)
+        guard let header = try reader.next() else { throw ImportFileError("\(path) is empty.") }
+        return header.fields
     }
 
-    public static func plan(data: Data, path: String) throws(ImportFileError) -> ImportPlan {
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ImportFileError("\(path) is not UTF-8 text; save it as “CSV UTF-8”.")
-        }
-        let records: [[String]]
-        let header: [String]
-        do {
-            // The header only (rowLimit 0 parses no data rows), then every record with its own
-            // field count: the library's table view pads short rows, hiding a missing column.
-            let csv = try EnumeratedCSV(string: text, delimiter: CSVDelimiter.guessed(string: text), loadColumns: false, rowLimit: 0)
-            header = csv.header
-            var collected: [[String]] = []
-            try csv.enumerateAsArray(startAt: 1, rowLimit: nil) { collected.append($0) }
-            records = collected
-        } catch {
-            throw ImportFileError("\(path) is not valid CSV: \(error)")
-        }
-        return try plan(header: header, records: records, path: path, fileHash: StableHash.hex(data))
+    /// Reads and checks the file with `mapping` (nil: as its headers say).
+    public static func read(path: String, mapping: ImportMapping? = nil) throws(ImportFileError) -> ImportPlan {
+        try plan(try CSVRecordReader(path: path), mapping: mapping)
     }
 
-    static func plan(header rawHeader: [String], records: [[String]], path: String, fileHash: String) throws(ImportFileError) -> ImportPlan {
-        let header = rawHeader.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        var index: [String: Int] = [:]
-        for (position, name) in header.enumerated() where requiredColumns.contains(name) || optionalColumns.contains(name) {
-            guard index[name] == nil else { throw ImportFileError("The header names the column “\(name)” twice.") }
-            index[name] = position
-        }
-        let missing = requiredColumns.filter { index[$0] == nil }
-        guard missing.isEmpty else {
-            throw ImportFileError("The first line must name the columns, with at least name and email; "
-                + "it has no \(missing.joined(separator: " or ")) (found: \(rawHeader.joined(separator: ", "))).")
-        }
+    /// The same for text in memory (tests of the format).
+    public static func plan(data: Data, path: String, mapping: ImportMapping? = nil) throws(ImportFileError) -> ImportPlan {
+        try plan(CSVRecordReader(data: data, path: path), mapping: mapping)
+    }
 
+    static func plan(_ reader: CSVRecordReader, mapping given: ImportMapping?) throws(ImportFileError) -> ImportPlan {
+        guard let header = try reader.next() else { throw ImportFileError("\(reader.path) is empty.") }
+        let headers = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
+        let mapping = given.flatMap { $0.headers == headers ? $0 : nil } ?? ImportMapping(headers: headers)
         var rows: [ImportRow] = []
-        var firstLineOfEmail: [String: Int] = [:]
-        var line = 1 + lineBreaks(in: rawHeader)
-        for fields in records {
-            line += 1
-            defer { line += lineBreaks(in: fields) }
-            if fields.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
-            func field(_ name: String) -> String? {
-                index[name].flatMap { $0 < fields.count ? fields[$0] : nil }
-            }
-            var row = ImportRow(line: line, name: field("name") ?? "", email: field("email") ?? "")
-            if fields.count < header.count {
-                let absent = header[fields.count...].first { index[$0] != nil } ?? header[fields.count]
-                row.problem = "missing column \(absent) (\(fields.count) of \(header.count) fields)"
-            } else if fields.count > header.count {
-                row.problem = "\(fields.count) fields where the header has \(header.count) (a comma outside quotes?)"
-            } else {
-                let draft = UserValidation.normalized(UserDraft(
-                    name: row.name, email: row.email,
-                    role: field("role").flatMap(optionValue).map(Role.init(rawValue:)),
-                    status: field("status").flatMap(optionValue).map(Status.init(rawValue:))))
-                if let problem = problem(in: draft) {
-                    row.problem = problem
-                } else if let first = firstLineOfEmail[draft.email.lowercased()] {
-                    row.problem = "duplicate email: also on line \(first)"
+        var firstLineOfKey: [String: Int] = [:]
+        while let record = try reader.next() {
+            guard var row = row(record, mapping: mapping) else { continue }
+            if row.problem == nil {
+                let key = row.email.isEmpty ? "login:" + (row.login ?? "").lowercased() : row.email.lowercased()
+                if let first = firstLineOfKey[key] {
+                    row.problem = "duplicate \(row.email.isEmpty ? "login" : "email"): also on line \(first)"
                 } else {
-                    firstLineOfEmail[draft.email.lowercased()] = line
-                    row.draft = draft
+                    firstLineOfKey[key] = row.line
                 }
             }
             rows.append(row)
         }
-        return ImportPlan(path: path, rows: rows, fileHash: fileHash)
+        return ImportPlan(path: reader.path, mapping: mapping, rows: rows, fileHash: reader.fileHash)
     }
 
-    /// The draft's problems as one sentence, naming a bad role or status as written.
-    private static func problem(in draft: UserDraft) -> String? {
-        let problems = UserValidation.problems(in: draft)
-        guard !problems.isEmpty else { return nil }
-        return problems.map { problem in
-            switch problem.field {
-            case "role": "unknown role “\(draft.role?.rawValue ?? "")”: \(problem.message)"
-            case "status": "unknown status “\(draft.status?.rawValue ?? "")”: \(problem.message)"
-            case "email" where !draft.email.isEmpty: "invalid email “\(draft.email)”: \(problem.message)"
-            default: problem.message
-            }
-        }.joined(separator: " ")
+    /// One record as a row; nil for a blank line.
+    static func row(_ record: CSVRecord, mapping: ImportMapping) -> ImportRow? {
+        let fields = record.fields
+        if fields.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { return nil }
+        func value(_ field: ImportField) -> String? {
+            guard let column = mapping.column(of: field), column < fields.count else { return nil }
+            let text = FormulaGuard.restored(fields[column].trimmingCharacters(in: .whitespaces))
+            return text.isEmpty ? nil : text
+        }
+        var row = ImportRow(line: record.line, email: value(.email) ?? "", login: value(.login))
+        if mapping.has(.name) {
+            row.name = value(.name)
+        } else if mapping.hasName {
+            let parts = [value(.firstName), value(.lastName)].compactMap { $0 }
+            row.name = parts.isEmpty ? nil : parts.joined(separator: " ")
+        }
+        if let missing = mapping.missing {
+            row.problem = missing
+            return row
+        }
+        let count = mapping.headers.count
+        if fields.count < count {
+            let absent = mapping.fields[fields.count...].firstIndex { $0 != nil } ?? fields.count
+            row.problem = "missing column \(mapping.headers[absent]) (\(fields.count) of \(count) fields)"
+            return row
+        }
+        if fields.count > count {
+            row.problem = "\(fields.count) fields where the header has \(count) (a separator outside quotes?)"
+            return row
+        }
+        var problems: [String] = []
+        if let text = value(.role) {
+            let role = Role(rawValue: text.lowercased())
+            if role.isKnown { row.role = role } else { problems.append("unknown role “\(text)”: Role must be one of \(Role.known.map(\.rawValue).joined(separator: ", ")).") }
+        }
+        for field in [ImportField.status, .enabled, .blockSignIn] {
+            guard let text = value(field) else { continue }
+            if let status = status(text, as: field) { row.status = status } else { problems.append("unknown status “\(text)” in \(field.label)") }
+        }
+        if let text = value(.groups) {
+            row.groups = text.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        } else if mapping.has(.groups) {
+            row.groups = []
+        }
+        if let name = row.name, let problem = UserValidation.nameProblem(name) { problems.append(problem) }
+        if !row.email.isEmpty || row.login == nil, let problem = UserValidation.emailProblem(row.email) {
+            problems.append(row.email.isEmpty ? problem : "invalid email “\(row.email)”: \(problem)")
+        }
+        if let login = row.login, let problem = UserValidation.userNameProblem(login) { problems.append(problem) }
+        if !problems.isEmpty { row.problem = problems.joined(separator: " ") }
+        return row
     }
 
-    /// An empty role or status means "the server's default"; values compare in lower case.
-    private static func optionValue(_ text: String) -> String? {
-        let value = text.trimmingCharacters(in: .whitespaces).lowercased()
-        return value.isEmpty ? nil : value
-    }
-
-    /// Line breaks inside the fields of one record (a quoted field may span lines): the next
-    /// record starts that many lines further down. SwiftCSV breaks records at LF, CR and CRLF.
-    private static func lineBreaks(in fields: [String]) -> Int {
-        fields.reduce(0) { count, field in count + field.count { $0 == "\n" || $0 == "\r" || $0 == "\r\n" } }
+    /// A status as the templates write it: Roster's words, yes/no and true/false (`enabled`),
+    /// and Entra's "Block sign in", where yes means suspended.
+    static func status(_ text: String, as field: ImportField) -> Status? {
+        let word = text.lowercased()
+        let yes = ["yes", "true", "1", "y"].contains(word), no = ["no", "false", "0", "n"].contains(word)
+        switch field {
+        case .blockSignIn: return yes ? .suspended : no ? .active : nil
+        case .enabled: return yes ? .active : no ? .suspended : nil
+        default:
+            if yes { return .active }
+            if no { return .suspended }
+            let status = Status(rawValue: word == "enabled" ? "active" : word == "disabled" ? "suspended" : word)
+            return status.isKnown ? status : nil
+        }
     }
 }
 

@@ -4,6 +4,12 @@ import Foundation
 public struct ImportOutcome: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         case created(id: String)
+        /// An existing user, changed as the file says (the fields, before → after).
+        case updated(id: String, changes: String)
+        /// An existing user that already had everything the file says: nothing sent.
+        case unchanged(id: String)
+        /// Not sent by the person's choice (a new user in an "update only" import).
+        case skipped(reason: String)
         /// A user with this email was already there (an earlier run, or someone else): not sent.
         case alreadyExists(id: String?)
         case failed(reason: String)
@@ -19,17 +25,23 @@ public struct ImportOutcome: Sendable, Equatable {
     public var line: Int
     public var email: String
     public var kind: Kind
+    /// What else happened: the groups joined, or not.
+    public var note = ""
 
-    public init(line: Int, email: String, kind: Kind) {
+    public init(line: Int, email: String, kind: Kind, note: String = "") {
         self.line = line
         self.email = email
         self.kind = kind
+        self.note = note
     }
 
     /// The report's `outcome` column.
     public var label: String {
         switch kind {
         case .created: "created"
+        case .updated: "updated"
+        case .unchanged: "unchanged"
+        case .skipped: "skipped"
         case .alreadyExists: "already exists, skipped"
         case .failed: "failed"
         case .invalid: "invalid, not sent"
@@ -40,8 +52,14 @@ public struct ImportOutcome: Sendable, Equatable {
 
     /// The report's `detail` column: the user's id, or the reason.
     public var detail: String {
+        note.isEmpty ? basicDetail : basicDetail + "; " + note
+    }
+
+    private var basicDetail: String {
         switch kind {
-        case .created(let id): id
+        case .created(let id), .unchanged(let id): id
+        case .updated(let id, let changes): "\(id): \(changes)"
+        case .skipped(let reason): reason
         case .alreadyExists(let id): id ?? ""
         case .failed(let reason), .invalid(let reason): reason
         case .notSent: "run again to send it"

@@ -9,13 +9,20 @@ import RosterKit
 ///
 /// Usage: roster-bench BASE_URL TOKEN [SECONDS] [--apiclient-only], or roster-bench --cancel
 /// (how long a cancelled request takes to end, at each stage; see `CancelBench`).
-/// (`--apiclient-only` measures only the `APIClient`, for a second server.)
+/// (`--apiclient-only` measures only the `APIClient`, for a second server.) With
+/// `--import BASE_URL TOKEN [ROWS] [RUNS]`, a CSV import's preview and run (`ImportBench`).
 @main
 struct RosterBench {
     static func main() async throws {
         let arguments = CommandLine.arguments
         if arguments.count == 2, arguments[1] == "--cancel" {
             try await CancelBench.run()
+            return
+        }
+        if arguments.count >= 4, arguments[1] == "--import", let baseURL = URL(string: arguments[2]) {
+            let rows = arguments.count > 4 ? Int(arguments[4]) ?? 10_000 : 10_000
+            let runs = arguments.count > 5 ? Int(arguments[5]) ?? 3 : 3
+            try await ImportBench.run(baseURL: baseURL, token: arguments[3], rows: rows, runs: runs)
             return
         }
         guard arguments.count >= 3, let baseURL = URL(string: arguments[1]) else {

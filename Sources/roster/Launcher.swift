@@ -47,6 +47,7 @@ struct Launcher {
         if first.isEmbedded { options.bulkConcurrency = 2 }
         options.sort = settings.sort
         options.headerColor = settings.color
+        options.importMappingsFile = settings.importMappingsFile
         options.journal = openJournal(logger: logger)
         // A name that stays the same from one start to the next (the embedded server's port
         // does not), so an interrupted run is offered again on the same connection.

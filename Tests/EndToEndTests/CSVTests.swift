@@ -61,7 +61,7 @@ extension EndToEndTests {
         try await session.tmux.waitFor("Import from:")
         try session.tmux.type(input.path)
         try session.tmux.send("Enter")
-        let preview = try await session.tmux.waitFor("48 to create · 2 bad rows (not sent)")
+        let preview = try await session.tmux.waitFor("48 new · 0 changed · 0 unchanged · 2 bad (not sent)")
         #expect(preview.contains("invalid email “not-an-email”"), "\(preview)")
         #expect(preview.contains("duplicate email: also on line 2"), "\(preview)")
         #expect(try await server.repository.listUsers(UserQuery()).total == 0, "the preview sends nothing")
@@ -77,5 +77,44 @@ extension EndToEndTests {
         #expect(report.components(separatedBy: ",created,").count - 1 == 48)
         #expect(report.contains("6,not-an-email,\"invalid, not sent\""))
         #expect(done.contains(reports[0]), "the screen names the report")
+    }
+
+    @Test func aGoogleWorkspaceFileIsImportedWithOneColumnMappedByHandInThePreview() async throws {
+        let server = try await ServerProcess(seed: 0)
+        defer { server.stop() }
+        let input = server.directory.appendingPathComponent("google.csv")
+        try ("First Name [Required],Last Name [Required],Email Address [Required],Password [Required],Org Unit Path [Required],Access\r\n"
+            + "Ana,Silva,ana@example.com,Secret-1!,/,admin\r\n"
+            + "Bo,Berg,bo@example.com,Secret-2!,/,viewer\r\n"
+            + "Cy,Cole,cy@example.com,Secret-3!,/,member\r\n").write(to: input, atomically: true, encoding: .utf8)
+        let session = try RosterSession(server: server)
+        try await session.tmux.waitFor("No users yet")
+
+        try session.tmux.send("i")
+        try await session.tmux.waitFor("Import from:")
+        try session.tmux.type(input.path)
+        try session.tmux.send("Enter")
+        let preview = try await session.tmux.waitFor("3 new · 0 changed · 0 unchanged")
+        #expect(preview.contains("Ignored columns: Password [Required], Org Unit Path [Required], Access"), "\(preview)")
+        #expect(preview.contains("Ana Silva"), "first and last name joined: \(preview)")
+
+        // m: the cursor starts on Password (the first column not placed); Access is two below.
+        try session.tmux.send("m")
+        try await session.tmux.waitFor("map the columns")
+        try session.tmux.send("j", "j", "l", "l", "l") // ignored → name → login (first, last, email are taken) → role
+        try await session.tmux.waitFor("→ role")
+        try session.tmux.send("Enter")
+        try await session.tmux.waitForScreen("the preview with Access as the role") {
+            $0.contains("3 new · 0 changed · 0 unchanged") && $0.contains("Ignored columns: Password [Required], Org Unit Path [Required]")
+                && !$0.contains("Org Unit Path [Required], Access")
+        }
+        #expect(try await server.repository.listUsers(UserQuery()).total == 0, "the preview sends nothing")
+
+        try session.tmux.send("Enter")
+        let done = try await session.tmux.waitFor("Import google.csv — done")
+        #expect(done.contains("3 created"), "\(done)")
+        let users = try await server.repository.listUsers(UserQuery(sort: .email)).items
+        #expect(users.map(\.name) == ["Ana Silva", "Bo Berg", "Cy Cole"])
+        #expect(users.map(\.role) == [.admin, .viewer, .member], "the column mapped by hand")
     }
 }

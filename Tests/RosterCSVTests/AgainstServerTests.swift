@@ -79,6 +79,7 @@ struct AgainstServerTests {
                 app.editLine(.insert(path))
                 app.commitLine()
                 guard case .importer(let model) = app.topScreen else { throw EndError() }
+                await app.activity.waitForLoads() // the comparison
                 app.confirm()
                 await app.activity.waitForLoads()
                 app.close()
@@ -91,7 +92,7 @@ struct AgainstServerTests {
             #expect(made.map(\.name) == ["Hire 3"] && made.first?.status == .invited)
 
             let second = try await run()
-            #expect(second.createdCount == 0 && second.existingCount == 28)
+            #expect(second.createdCount == 0 && second.unchangedCount == 28 && second.toSendCount == 0)
             #expect(try await repository.listUsers(UserQuery()).total == 28, "nobody twice")
             let reports = folder.names.filter { $0.contains("import-report") }
             #expect(!reports.isEmpty)

@@ -13,7 +13,7 @@ struct ImportModelTests {
     init() throws { folder = try TemporaryFolder() }
 
     /// `i`, the file's path, Enter: the preview, through the app as a person gets there.
-    func preview(_ path: String, app: AppModel) throws -> ImportModel {
+    func preview(_ path: String, app: AppModel) async throws -> ImportModel {
         app.startImport()
         app.editLine(.deleteToStart)
         app.editLine(.insert(path))
@@ -21,6 +21,7 @@ struct ImportModelTests {
         guard case .importer(let model) = app.topScreen else {
             throw PreviewError(problem: app.line?.problem ?? "no preview")
         }
+        await app.activity.waitForLoads() // the comparison with the directory
         return model
     }
 
@@ -31,12 +32,13 @@ struct ImportModelTests {
         let repository = InMemoryDirectory()
         let app = AppModel(directory: repository)
         let path = try folder.write("users.csv", hiresCSV(count: 10, badLines: [4: "Bad,not-an-email,,", 9: "Twin,hire001@example.com,,"]))
-        let model = try preview(path, app: app)
+        let model = try await preview(path, app: app)
         #expect(model.phase == .preview)
         #expect(model.plan.validCount == 8 && model.plan.badCount == 2)
         #expect(model.plan.badRows.map(\.line) == [4, 9])
         #expect(model.plan.badRows[1].problem == "duplicate email: also on line 2")
-        #expect(await repository.calls.isEmpty, "the preview sends nothing")
+        let writes = await repository.callCount(.create) + repository.callCount(.update)
+        #expect(writes == 0, "the preview sends nothing")
         model.visibleRowCount = 3
         model.scroll(by: 5)
         #expect(model.scrollOffset == 5)
@@ -44,13 +46,25 @@ struct ImportModelTests {
         #expect(model.scrollOffset == 7, "the last rows fill the view")
     }
 
-    @Test func aFileThatCannotBeReadKeepsThePromptOpenWithTheReason() throws {
+    @Test func aFileThatCannotBeReadKeepsThePromptOpenWithTheReason() async throws {
         defer { folder.remove() }
         let app = AppModel(directory: InMemoryDirectory())
-        let path = try folder.write("people.csv", "first,last\nAna,Silva\n")
-        #expect(throws: PreviewError.self) { try preview(path, app: app) }
-        #expect(app.line?.problem?.contains("no name or email") == true, "\(app.line?.problem ?? "")")
+        let path = try folder.write("people.csv", "name,email\n\"Ana,ana@example.com\n")
+        await #expect(throws: PreviewError.self) { try await preview(path, app: app) }
+        #expect(app.line?.problem?.contains("never closed") == true, "\(app.line?.problem ?? "")")
         #expect(app.topScreen == .list)
+    }
+
+    @Test func aFileWithoutAnEmailColumnOpensThePreviewAskingForTheMapping() async throws {
+        defer { folder.remove() }
+        let repository = InMemoryDirectory()
+        let app = AppModel(directory: repository)
+        let path = try folder.write("people.csv", "first,last,Work address\nAna,Silva,ana@example.com\n")
+        let model = try await preview(path, app: app)
+        #expect(model.comparison == .waitingForMapping)
+        #expect(model.plan.rows.first?.problem?.contains("no column is the email") == true)
+        app.confirm()
+        #expect(model.phase == .preview, "nothing to send until it is mapped")
     }
 
     @Test func createsTheGoodRowsReportsAPartialFailureAndWritesTheReportBesideTheFile() async throws {
@@ -61,7 +75,7 @@ struct ImportModelTests {
             fields: [FieldError(field: "name", message: "Name is taken by policy.")])))
         let app = AppModel(directory: repository)
         let path = try folder.write("users.csv", hiresCSV(count: 6, badLines: [3: "Bad,bad@,,"]))
-        let model = try preview(path, app: app)
+        let model = try await preview(path, app: app)
         app.confirm() // Enter
         await app.activity.waitForLoads()
 
@@ -86,7 +100,7 @@ struct ImportModelTests {
         for _ in 0..<4 { gates.append(await repository.holdNext(.create)) }
         let app = AppModel(directory: repository)
         let path = try folder.write("users.csv", hiresCSV(count: 10))
-        let model = try preview(path, app: app)
+        let model = try await preview(path, app: app)
         app.confirm()
         for gate in gates { await gate.waitForArrivals() }
         #expect(await repository.callCount(.create) == 4, "four at a time")
@@ -110,7 +124,7 @@ struct ImportModelTests {
         for _ in 0..<4 { gates.append(await repository.holdNext(.create)) }
         let app = AppModel(directory: repository)
         let path = try folder.write("users.csv", hiresCSV(count: 10))
-        let model = try preview(path, app: app)
+        let model = try await preview(path, app: app)
         app.confirm()
         for gate in gates { await gate.waitForArrivals() }
 
@@ -137,7 +151,7 @@ struct ImportModelTests {
         let first = await repository.holdNext(.create)
         let app = AppModel(directory: repository)
         let path = try folder.write("users.csv", hiresCSV(count: 3))
-        let model = try preview(path, app: app)
+        let model = try await preview(path, app: app)
         app.confirm()
         await first.waitForArrivals()
         // The other two rows are answered; the held one is still on its way.
@@ -166,7 +180,7 @@ struct ImportModelTests {
         // The first run is stopped after four.
         var gates: [CallGate] = []
         for _ in 0..<4 { gates.append(await repository.holdNext(.create)) }
-        let first = try preview(path, app: app)
+        let first = try await preview(path, app: app)
         app.confirm()
         for gate in gates { await gate.waitForArrivals() }
         app.close()
@@ -176,20 +190,22 @@ struct ImportModelTests {
         let firstKeys = await repository.idempotencyKeys
         app.close()
 
-        // Again: the four made are found and skipped, the other four made.
-        let second = try preview(path, app: app)
+        // Again: the four made are unchanged (not sent), the other four made.
+        let second = try await preview(path, app: app)
+        #expect(second.unchangedCount == 4 && second.newCount == 4)
         app.confirm()
         await app.activity.waitForLoads()
-        #expect(second.existingCount == 4 && second.createdCount == 4 && second.failedCount == 0)
+        #expect(second.createdCount == 4 && second.failedCount == 0)
         #expect(await repository.count == 8)
         app.close()
 
-        // And once more: nobody new, nothing sent but lookups.
+        // And once more: nobody new, nothing to send.
         let creates = await repository.callCount(.create)
-        let third = try preview(path, app: app)
+        let third = try await preview(path, app: app)
+        #expect(third.unchangedCount == 8 && third.toSendCount == 0)
         app.confirm()
         await app.activity.waitForLoads()
-        #expect(third.existingCount == 8 && third.createdCount == 0)
+        #expect(third.phase == .preview && third.createdCount == 0)
         #expect(await repository.count == 8)
         #expect(await repository.callCount(.create) == creates)
 
@@ -207,7 +223,7 @@ struct ImportModelTests {
         let gate = await repository.holdNext(.create)
         let app = AppModel(directory: repository)
         let path = try folder.write("users.csv", hiresCSV(count: 1))
-        let model = try preview(path, app: app)
+        let model = try await preview(path, app: app)
         app.confirm()
         await gate.waitForArrivals()
         await repository.insert(User.fixture(id: "other", name: "Someone", email: "hire001@example.com"))

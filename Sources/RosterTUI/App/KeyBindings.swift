@@ -98,6 +98,15 @@ enum KeyBindings {
     }
 
     private static func importScreen(_ key: Key, importer: ImportModel, model: AppModel) {
+        switch (importer.phase, key) {
+        case (.mapping, .character("h")), (.mapping, .left): return importer.cycleField(by: -1)
+        case (.mapping, .character("l")), (.mapping, .right): return importer.cycleField(by: 1)
+        case (.askingGroups, .character("n")): return importer.answerGroups(create: false)
+        case (.preview, .character("m")): return importer.startMapping()
+        case (.preview, .character("c")): return importer.nextMode()
+        case (.preview, .tab), (.finished, .tab): return importer.nextListing()
+        default: break
+        }
         switch key {
         case .character("j"), .down: importer.scroll(by: 1)
         case .character("k"), .up: importer.scroll(by: -1)
@@ -241,7 +250,9 @@ enum KeyBindings {
             return export.canRetry ? [Hint("r", "Retry"), Hint("Esc", "Close")] : [Hint("Enter", "Close")]
         case .importer(let importer):
             switch importer.phase {
-            case .preview: return [Hint("Enter", "Create"), Hint("j/k", "Scroll"), Hint("Esc", "Cancel")]
+            case .preview: return [Hint("Enter", "Send"), Hint("c", "Mode"), Hint("m", "Map"), Hint("Tab", "List"), Hint("Esc", "Cancel")]
+            case .mapping: return [Hint("Enter", "Use"), Hint("h/l", "Field"), Hint("j/k", "Column"), Hint("Esc", "Back")]
+            case .askingGroups: return [Hint("y", "Create groups"), Hint("n", "Without them"), Hint("Esc", "Back")]
             case .running: return [Hint("Esc", "Stop"), Hint("j/k", "Scroll")]
             case .stopping: return [Hint("j/k", "Scroll")]
             case .finished: return [Hint("Enter", "Close"), Hint("j/k", "Scroll")]

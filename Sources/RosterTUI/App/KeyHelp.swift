@@ -105,7 +105,10 @@ public enum KeyHelp {
         HelpSection(title: "Export and import", entries: [
             Hint("Enter  Esc", "In the file prompt: go on, cancel"),
             Hint("Esc", "Export: stop, remove the file"),
-            Hint("Enter", "Import preview: create the good rows"),
+            Hint("Enter", "Import: send new and changed rows"),
+            Hint("c", "Import: create, update or both"),
+            Hint("m", "Import: map columns (h l a field)"),
+            Hint("Tab", "Import: list new, changed, bad…"),
             Hint("j  k  PgDn  PgUp", "Import: scroll the rows"),
             Hint("Esc", "Import: stop after requests in flight"),
         ]),

@@ -21,6 +21,8 @@ public enum TerminalApp {
         public var draftFile: String?
         /// What a CSV export writes (the `exportColumns` setting).
         public var exportColumns: [CSVColumn]
+        /// Where the import preview keeps the columns a person mapped (nil: nowhere).
+        public var importMappingsFile: String?
         /// The header's colour: the connection's, from its profile.
         public var headerColor: Theme.Color?
         /// Requests a bulk run sends at once.
@@ -61,6 +63,7 @@ public enum TerminalApp {
             // An administrator's record of what a bulk run did, and how fast (make bench reads it).
             model.onBulkRunFinished = { run in logger.notice("\(run.logLine)") }
             model.exportColumns = options.exportColumns
+            model.importMappings = options.importMappingsFile.flatMap { $0.isEmpty ? nil : ImportMappingStore(path: $0) }
             model.bulkConcurrency = bulkConcurrency
             return model
         }

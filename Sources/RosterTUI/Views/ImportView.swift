@@ -35,15 +35,17 @@ public enum ImportView {
         let emailWidth = min(34, max(16, inner / 3))
         let nameWidth = min(24, max(10, inner / 5))
         let verdictColumn = left + lineWidth + emailWidth + nameWidth + 3
-        canvas.draw("Line", at: Point(row: row, column: left), style: .columnTitle, maxColumns: lineWidth)
-        canvas.draw("Email", at: Point(row: row, column: left + lineWidth + 1), style: .columnTitle, maxColumns: emailWidth)
-        canvas.draw("Name", at: Point(row: row, column: left + lineWidth + emailWidth + 2), style: .columnTitle, maxColumns: nameWidth)
-        canvas.draw("Outcome", at: Point(row: row, column: verdictColumn), style: .columnTitle, maxColumns: rect.right - 2 - verdictColumn)
+        let titles = content.columnTitles + Array(repeating: "", count: max(0, 4 - content.columnTitles.count))
+        canvas.draw(titles[0], at: Point(row: row, column: left), style: .columnTitle, maxColumns: lineWidth)
+        canvas.draw(titles[1], at: Point(row: row, column: left + lineWidth + 1), style: .columnTitle, maxColumns: emailWidth)
+        canvas.draw(titles[2], at: Point(row: row, column: left + lineWidth + emailWidth + 2), style: .columnTitle, maxColumns: nameWidth)
+        canvas.draw(titles[3], at: Point(row: row, column: verdictColumn), style: .columnTitle, maxColumns: rect.right - 2 - verdictColumn)
         row += 1
         let lastRow = rect.bottom - 3
         for item in content.rows where row <= lastRow {
-            canvas.draw(String(item.line), at: Point(row: row, column: left), style: .dim, maxColumns: lineWidth)
-            canvas.draw(item.email, at: Point(row: row, column: left + lineWidth + 1), style: .normal, maxColumns: emailWidth)
+            let selected = item.line == content.selectedLine
+            canvas.draw(String(item.line), at: Point(row: row, column: left), style: selected ? .selected : .dim, maxColumns: lineWidth)
+            canvas.draw(item.email, at: Point(row: row, column: left + lineWidth + 1), style: selected ? .selected : .normal, maxColumns: emailWidth)
             canvas.draw(item.name, at: Point(row: row, column: left + lineWidth + emailWidth + 2), style: .normal, maxColumns: nameWidth)
             let style: Style = switch item.tone {
             case .good: .success

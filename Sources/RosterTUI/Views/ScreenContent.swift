@@ -220,6 +220,11 @@ public struct ImportContent: Equatable, Sendable {
     public var note: String?
     public var noteIsError = false
     public var actions: [Hint]
+    /// The four column titles: the rows' line, email, name and outcome, or in the mapping
+    /// the column's number, header and field.
+    public var columnTitles = ["Line", "Email", "Name", "Outcome"]
+    /// The row the cursor is on (by its `line`), when there is a cursor.
+    public var selectedLine: Int?
 
     public init(title: String, summary: String, rows: [ImportRowContent], firstRow: Int, totalRows: Int, actions: [Hint]) {
         self.title = title
@@ -234,5 +239,6 @@ public struct ImportContent: Equatable, Sendable {
         lhs.title == rhs.title && lhs.summary == rhs.summary && lhs.progress?.fraction == rhs.progress?.fraction
             && lhs.progress?.text == rhs.progress?.text && lhs.rows == rhs.rows && lhs.firstRow == rhs.firstRow
             && lhs.totalRows == rhs.totalRows && lhs.note == rhs.note && lhs.noteIsError == rhs.noteIsError && lhs.actions == rhs.actions
+            && lhs.columnTitles == rhs.columnTitles && lhs.selectedLine == rhs.selectedLine
     }
 }

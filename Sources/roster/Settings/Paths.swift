@@ -24,6 +24,8 @@ struct Paths {
     var logFile: String { stateFolder + "/roster.log" }
     /// `$XDG_STATE_HOME/roster/draft.json`: a changed form kept when a signal stopped the app.
     var draftFile: String { stateFolder + "/draft.json" }
+    /// `$XDG_STATE_HOME/roster/import-mappings.json`: the import columns a person mapped, per header set.
+    var importMappingsFile: String { stateFolder + "/import-mappings.json" }
     /// `$XDG_STATE_HOME/roster/journal.sqlite`: the change journal (every write, for undo).
     var journalFile: String { stateFolder + "/journal.sqlite" }
     /// `$XDG_CONFIG_HOME/roster/roster.json`, read when it exists and no --config is given.

@@ -34,6 +34,7 @@ struct Settings: Equatable {
     var logFile: String
     /// Where a changed form is kept when a signal stops the app (always the state directory).
     var draftFile = ""
+    var importMappingsFile = ""
     /// The change journal; nil when the settings turn it off.
     var journalFile: String?
     /// Kept this many days, and at most `journalEntries` entries (the oldest go first).
@@ -86,6 +87,7 @@ struct Settings: Equatable {
                                 database: connection.embedded?.database.map(paths.expand) ?? paths.database)
         settings.profile = profile
         settings.draftFile = paths.draftFile
+        settings.importMappingsFile = paths.importMappingsFile
         settings.journalFile = file.journal == false ? nil : paths.journalFile
         if let days = file.journalDays {
             guard days >= 1 else { throw SettingsError("journalDays must be at least 1, not \(days).") }
