@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # make bench-review (part of make bench): the access review of $USERS against $USERS on two
 # release roster-servers. One server's demo seed is copied to make the second, and each copy is
-# changed in SQL so every list has members (1% deleted from the source: leavers and orphans;
+# changed so every list has members (1% deleted from the source: leavers and orphans;
 # 1% suspended in the source: leavers; 1% deleted from the target: unprovisioned; 1% renamed in
-# the target: drift). Then, $RUNS times each:
+# the target: drift), through the API. Then, $RUNS times each:
 #   compare: `roster compare hr saas --report` under /usr/bin/time: wall time and peak memory
 #            of the whole command (both reads, the comparison, the report);
 #   reads:   roster-bench --review: the review's two reads at once and the comparison alone,
@@ -42,20 +42,48 @@ start source "$USERS"
 kill -TERM "$pid_source"; wait "$pid_source" 2>/dev/null || true
 pids=()
 sqlite3 "$workdir/source.sqlite" ".backup '$workdir/target.sqlite'"
-sqlite3 "$workdir/source.sqlite" <<'SQL'
-PRAGMA foreign_keys = ON;
-DELETE FROM users WHERE seq % 100 = 1;
-UPDATE users SET status = 'suspended', json = replace(json, '"status":"active"', '"status":"suspended"')
-    WHERE seq % 100 = 2 AND status = 'active';
-SQL
-sqlite3 "$workdir/target.sqlite" <<'SQL'
-PRAGMA foreign_keys = ON;
-DELETE FROM users WHERE seq % 100 = 3;
-UPDATE users SET json = replace(json, '"name":' || json_quote(name), '"name":' || json_quote(name || ' Jr')), name = name || ' Jr'
-    WHERE seq % 100 = 4;
-SQL
 start source 0
 start target 0
+# The changes go through the API: the database's triggers call roster-server's own SQL functions.
+python3 - "$url_source" "$url_target" "$TOKEN" <<'PY'
+import http.client, json, sys, urllib.parse
+source, target, token = sys.argv[1:4]
+def connect(url):
+    parts = urllib.parse.urlsplit(url)
+    return http.client.HTTPConnection(parts.hostname, parts.port), parts.path.rstrip("/")
+def call(server, method, path, body=None):
+    connection, base = server
+    headers = {"Authorization": "Bearer " + token, "Content-Type": "application/json"}
+    connection.request(method, base + path, body=json.dumps(body) if body is not None else None, headers=headers)
+    response = connection.getresponse()
+    data = response.read()
+    if response.status >= 300:
+        sys.exit(f"{method} {path}: {response.status} {data[:200]}")
+    return json.loads(data)["data"]
+hr, saas = connect(source), connect(target)
+users, page = [], 1
+while True:
+    items = call(hr, "GET", f"/api/v1/users?per_page=200&page={page}&sort=created_at")["items"]
+    users += items
+    if len(items) < 200:
+        break
+    page += 1
+def draft(user, **changes):
+    body = {key: user[key] for key in ("name", "email", "role", "status")}
+    body.update(changes)
+    return body
+for index, user in enumerate(users):
+    kind = index % 100
+    if kind == 1:
+        call(hr, "DELETE", "/api/v1/users/" + user["id"])                      # absent from the source
+    elif kind == 2 and user["status"] == "active":
+        call(hr, "PUT", "/api/v1/users/" + user["id"], draft(user, status="suspended"))  # left
+    elif kind == 3:
+        call(saas, "DELETE", "/api/v1/users/" + user["id"])                    # not provisioned
+    elif kind == 4:
+        call(saas, "PUT", "/api/v1/users/" + user["id"], draft(user, name=user["name"] + " Jr"))  # drift
+print(f"changed 4% of {len(users):,} users")
+PY
 echo "source $url_source, target $url_target"
 
 mkdir -p "$workdir/config" "$workdir/state"
