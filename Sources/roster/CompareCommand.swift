@@ -17,7 +17,9 @@ struct CompareCommand: AsyncParsableCommand {
             SOURCE is the directory that decides (HR, the office's LDAP); TARGET the one that grants access \
             (a SaaS service). People are matched by --key, folded as directories fold them (case, Unicode NFKC). \
             Lists: leavers (active in TARGET, suspended in or absent from SOURCE), only in TARGET, only in SOURCE, \
-            drift (name, email or role differ). --config FILE names the settings as for roster. Exit 0: no leavers; 1: leavers; 2: an error.
+            drift (name, email or role differ). --config FILE names the settings as for roster. \
+            With --report (or without a terminal): exit 0: no leavers; 1: leavers; 2: an error. \
+            Without --report in a terminal: the review on screen, as Ctrl-R in the connection picker (C).
             """)
 
     @Argument(help: ArgumentHelp("The profile that decides who should have access.", valueName: "source"))
@@ -64,6 +66,9 @@ struct CompareCommand: AsyncParsableCommand {
         }
         let environment = ProcessInfo.processInfo.environment
         let sides = try Self.settings(source, target, config: configFile, environment: environment)
+        if report == nil, isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 {
+            return try await screen(source: source, target: sides.target, environment: environment)
+        }
         let sink = try FileLogHandler.Sink(path: sides.source.logFile)
         let level = sides.source.logLevel
         let makeLogger: @Sendable (String) -> Logger = { label in
@@ -98,6 +103,17 @@ struct CompareCommand: AsyncParsableCommand {
             await opener.shutdown()
             throw error
         }
+    }
+
+    /// Without --report in a terminal: the app on TARGET, its review against SOURCE started at
+    /// once (the picker's Ctrl-R); the exit code is then the app's.
+    private func screen(source: String, target settings: Settings, environment: [String: String]) async throws -> Int32 {
+        let kept = PrivateFiles.paths(of: settings, environment: environment)
+        var launcher = Launcher(settings: settings, notes: PrivateFiles.tighten(folders: kept.folders, files: kept.files))
+        launcher.flags = Settings.Flags(config: configFile, profile: settings.profile)
+        launcher.profilesFile = try Settings.loadFile(flags: launcher.flags, environment: environment)
+        launcher.reviewSource = source
+        return try await launcher.run()
     }
 
     /// Each profile's settings on its own, as `--list-profiles` resolves them: the variables

@@ -60,6 +60,16 @@ extension AppController {
         }
     }
 
+    /// `roster compare SOURCE TARGET` in a terminal: the review of the connection on screen
+    /// against `source` starts at once, its progress in the picker as after Ctrl-R.
+    public func startReview(named source: String) {
+        guard let connections, let profile = connections.catalog.profiles.first(where: { $0.name == source }) else { return }
+        let picker = ConnectionPickerModel(profiles: connections.catalog.profiles, current: connections.current)
+        self.connections?.picker = picker
+        startReview(against: profile, in: picker)
+        render()
+    }
+
     private func showReview(_ findings: ReviewFindings, source: (name: String, directory: any Directory, recorder: ChangeRecorder?),
                             target: (name: String, model: AppModel)) {
         guard let connections else { return }
