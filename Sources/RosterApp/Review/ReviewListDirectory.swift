@@ -1,4 +1,3 @@
-import Foundation
 import RosterKit
 
 /// One list of an access review as a directory, so the list is a normal Roster list (search,
@@ -45,12 +44,12 @@ public actor ReviewListDirectory: Directory {
 
     private func filteredAndSorted(_ query: UserQuery) -> [User] {
         var users = accounts.map { latest[$0.id] ?? Self.user(from: $0) }
-        if let search = query.search?.trimmingCharacters(in: .whitespaces), !search.isEmpty {
-            users = users.filter { $0.name.localizedCaseInsensitiveContains(search) || $0.email.localizedCaseInsensitiveContains(search) }
+        if let search = query.search.map(ReviewFold.key), !search.isEmpty {
+            users = users.filter { ReviewFold.key($0.name).contains(search) || ReviewFold.key($0.email).contains(search) }
         }
         if let role = query.role { users = users.filter { $0.role == role } }
         if let status = query.status { users = users.filter { $0.status == status } }
-        users.sort(by: Self.order(query.sort))
+        users = Self.sorted(users, by: query.sort)
         listed = (query, users)
         return users
     }
@@ -109,22 +108,21 @@ public actor ReviewListDirectory: Directory {
              createdAt: .distantPast, updatedAt: .distantPast)
     }
 
-    /// The list's order: the sorts the server would apply, ties broken by id.
-    static func order(_ sort: UserSort) -> (User, User) -> Bool {
-        func by(_ a: String, _ b: String, _ x: User, _ y: User, descending: Bool) -> Bool {
-            let order = a.localizedStandardCompare(b)
-            if order == .orderedSame { return x.id < y.id }
-            return descending ? order == .orderedDescending : order == .orderedAscending
-        }
-        return { x, y in
+    /// The list's order: the sorts the server would apply (names and emails compared folded),
+    /// ties broken by id. Each user's key is folded once, not at every comparison.
+    static func sorted(_ users: [User], by sort: UserSort) -> [User] {
+        let keyed: [(key: String, user: User)] = users.map { user in
             switch sort {
-            case .name: by(x.name, y.name, x, y, descending: false)
-            case .nameDescending: by(x.name, y.name, x, y, descending: true)
-            case .email: by(x.email, y.email, x, y, descending: false)
-            case .emailDescending: by(x.email, y.email, x, y, descending: true)
-            case .createdAt: x.createdAt == y.createdAt ? x.id < y.id : x.createdAt < y.createdAt
-            case .createdAtDescending: x.createdAt == y.createdAt ? x.id < y.id : x.createdAt > y.createdAt
+            case .name, .nameDescending: (ReviewFold.key(user.name), user)
+            case .email, .emailDescending: (ReviewFold.key(user.email), user)
+            case .createdAt, .createdAtDescending: ("", user)
             }
         }
+        let descending = sort == .nameDescending || sort == .emailDescending || sort == .createdAtDescending
+        return keyed.sorted { a, b in
+            if a.key != b.key { return descending ? a.key > b.key : a.key < b.key }
+            if a.user.createdAt != b.user.createdAt { return descending ? a.user.createdAt > b.user.createdAt : a.user.createdAt < b.user.createdAt }
+            return a.user.id < b.user.id
+        }.map(\.user)
     }
 }
