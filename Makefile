@@ -7,7 +7,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages the build and the tests need, each with the check that says it is there.
 APT_PACKAGES := pkg-config libncurses-dev libsqlite3-dev tmux openssl libldap-dev
-.PHONY: all deps ldap-deps postgres-deps build run test clean check-api check-scim python-venv api-check-tools scim-check-tools bench-server bench-token bench-server-backends bench-scim-filters bench-writes bench-tools bench bench-ldap screenshots tool-deps scim-peer
+.PHONY: all deps ldap-deps postgres-deps build run test clean check-api check-scim python-venv api-check-tools scim-check-tools bench-server bench-token bench-server-backends bench-scim-filters bench-writes bench-tools bench bench-ldap bench-review screenshots tool-deps scim-peer
 
 # Python for the measuring and picture-making scripts: a virtual environment under .build, so
 # nothing is installed into the system's Python.
@@ -164,6 +164,8 @@ bench-tools: deps
 tool-deps: deps
 	@missing=""; \
 	command -v less >/dev/null || missing="$$missing less"; \
+	command -v sqlite3 >/dev/null || missing="$$missing sqlite3"; \
+	[ -x /usr/bin/time ] || missing="$$missing time"; \
 	command -v curl >/dev/null || missing="$$missing curl"; \
 	python3 -c 'import ensurepip, venv' 2>/dev/null || missing="$$missing python3 python3-venv"; \
 	command -v fc-list >/dev/null || missing="$$missing fontconfig"; \
@@ -192,6 +194,15 @@ bench: tool-deps ldap-deps
 	$(SWIFT) build -c release --product roster-bench
 	PYTHON=$(PY) TUIBENCH=$(TUIBENCH) BIN=.build/release BASE_BIN=$(BASE_BIN) scripts/bench.sh
 	PYTHON=$(PY) TUIBENCH=$(TUIBENCH) BIN=.build/release scripts/bench-ldap.sh
+	BIN=.build/release scripts/bench-review.sh
+
+# The access review alone: `roster compare` of 100,000 against 100,000 on two roster-servers
+# (wall time, peak memory, the comparison) and its reads beside two CSV exports (scripts/bench-review.sh).
+bench-review: tool-deps
+	$(SWIFT) build -c release --product roster
+	$(SWIFT) build -c release --product roster-server
+	$(SWIFT) build -c release --product roster-bench
+	BIN=.build/release scripts/bench-review.sh
 
 # The LDAP part alone: first screen, a search and memory on slapd (100,000 people, seeded with
 # slapadd) beside roster-server (100,000 users) and a libldap paged search of the first page.

@@ -148,7 +148,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // `make bench-server`'s client side: APIClient fetching pages one at a time.
+        // `make bench-server`'s client side: APIClient fetching pages one at a time; and
+        // `make bench-review`'s: the access review beside two CSV exports.
         .executableTarget(
             name: "roster-bench",
             dependencies: ["RosterKit", "RosterKitTestSupport", "RosterApp", "RosterCSV", "RosterJournal",

@@ -16,6 +16,7 @@ SOCKET="roster-shots-$$-0"
 SESSIONS=0
 SERVER_PID=""
 SCIM_PID=""
+REVIEW_PID=""
 ROSTER_ARGS=""
 mkdir -p "$OUT"
 
@@ -23,6 +24,7 @@ cleanup() {
   tmux -L "$SOCKET" kill-server 2>/dev/null || true
   [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null || true
   [ -n "$SCIM_PID" ] && kill -9 "$SCIM_PID" 2>/dev/null || true
+  [ -n "$REVIEW_PID" ] && kill "$REVIEW_PID" 2>/dev/null || true
   [ -d "$WORK/slapd" ] && scripts/lib/slapd.sh halt "$WORK/slapd" || true
   [ -d "$WORK/samba" ] && scripts/lib/samba.sh halt "$WORK/samba" || true
   rm -rf "$WORK"
@@ -362,3 +364,42 @@ keys y
 wait_for "left"
 sleep 2                 # a few thousand in, so the bar shows
 shot ldap-bulk-progress 120 40 "roster — suspending 20,000 people in OpenLDAP (slapd)"
+
+# 13. An access review (roster compare hr saas): two roster-servers, saas with 40 accounts hr
+#     does not have, and six people suspended in hr who are still active in saas; three renamed
+#     in saas. The leavers come first, their count in the header.
+start_server review-hr
+HR_URL=$URL
+"$BIN/roster-server" --port 0 --database "$WORK/review-saas.sqlite" --token "$TOKEN" --seed 2040 >"$WORK/review-saas.log" 2>&1 &
+REVIEW_PID=$!
+SAAS_URL=$(server_url "$REVIEW_PID" "$WORK/review-saas.log" "$WORK/review-saas.log") || exit 1
+"$PYTHON" - "$HR_URL" "$SAAS_URL" "$TOKEN" <<'PY'
+import json, sys, urllib.request
+hr, saas, token = sys.argv[1:4]
+def call(base, method, path, body=None):
+    request = urllib.request.Request(base.rstrip("/") + path, method=method, data=json.dumps(body).encode() if body else None,
+                                     headers={"Authorization": "Bearer " + token, "Content-Type": "application/json"})
+    return json.load(urllib.request.urlopen(request))["data"]
+def draft(user, **changes):
+    return {**{key: user[key] for key in ("name", "email", "role", "status")}, **changes}
+for user in call(hr, "GET", "/api/v1/users?per_page=6&status=active&sort=-created_at")["items"]:
+    call(hr, "PUT", "/api/v1/users/" + user["id"], draft(user, status="suspended"))
+    same = call(saas, "GET", "/api/v1/users?q=" + urllib.request.quote(user["email"]))["items"][0]
+    call(saas, "PUT", "/api/v1/users/" + same["id"], draft(same, status="active"))
+for user in call(saas, "GET", "/api/v1/users?per_page=3&sort=name")["items"]:
+    call(saas, "PUT", "/api/v1/users/" + user["id"], draft(user, name=user["name"] + " (contractor)"))
+PY
+mkdir -p "$WORK/review-config/roster"
+cat >"$WORK/review-config/roster/roster.json" <<JSON
+{ connections: { hr: { server: "$HR_URL", api: "roster", token: "$TOKEN" },
+                 saas: { server: "$SAAS_URL", api: "roster", token: "$TOKEN", color: "red" } } }
+JSON
+tmux -L "$SOCKET" kill-server 2>/dev/null || true
+SESSIONS=$((SESSIONS + 1))
+SOCKET="roster-shots-$$-$SESSIONS"
+tmux -L "$SOCKET" -f /dev/null new-session -d -s shot -x 120 -y 40 \
+  "env TERM=xterm-256color LANG=C.UTF-8 XDG_STATE_HOME=$WORK/review-state XDG_CONFIG_HOME=$WORK/review-config $BIN/roster compare hr saas"
+wait_for "Leavers (1/4"
+keys j j
+sleep 0.5               # the detail pane follows once the selection rests
+shot access-review 120 40 "roster compare hr saas — the leavers first"

@@ -53,6 +53,8 @@ public final class AppModel {
 
     /// The one directory every model reads and writes through.
     @ObservationIgnored let directory: any Directory
+    /// The same, for a front end that builds on this connection (an access review reads it).
+    public var connectionDirectory: any Directory { directory }
     /// Where every write is journalled (AppModel+Journal); `.none` until the front end opens
     /// the journal.
     @ObservationIgnored public var recorder = ChangeRecorder.none

@@ -40,13 +40,13 @@ public final class CSVFileSink {
         do {
             try handle.synchronize()
             try handle.close()
-            if FileManager.default.fileExists(atPath: destination) {
-                _ = try FileManager.default.replaceItemAt(URL(fileURLWithPath: destination), withItemAt: URL(fileURLWithPath: partialPath))
-            } else {
-                try FileManager.default.moveItem(atPath: partialPath, toPath: destination)
-            }
         } catch {
             throw CSVFileError("Cannot finish \(destination): \(error.localizedDescription)")
+        }
+        // rename(2) replaces an older file at the destination in one step. Foundation's
+        // replaceItemAt fails on Linux ("the file doesn't exist") when one is there.
+        guard rename(partialPath, destination) == 0 else {
+            throw CSVFileError("Cannot finish \(destination): \(String(cString: strerror(errno)))")
         }
     }
 

@@ -8,13 +8,18 @@ import RosterKit
 /// time is visible.
 ///
 /// Usage: roster-bench BASE_URL TOKEN [SECONDS] [--apiclient-only], or roster-bench --cancel
-/// (how long a cancelled request takes to end, at each stage; see `CancelBench`).
+/// (how long a cancelled request takes to end, at each stage; see `CancelBench`), or
+/// roster-bench --review ... (the access review beside two CSV exports; see `ReviewBench`).
 /// (`--apiclient-only` measures only the `APIClient`, for a second server.) With
 /// `--import BASE_URL TOKEN [ROWS] [RUNS]`, a CSV import's preview and run (`ImportBench`).
 @main
 struct RosterBench {
     static func main() async throws {
         let arguments = CommandLine.arguments
+        if arguments.count > 1, arguments[1] == "--review" {
+            try await ReviewBench.run(Array(arguments.dropFirst(2)))
+            return
+        }
         if arguments.count == 2, arguments[1] == "--cancel" {
             try await CancelBench.run()
             return

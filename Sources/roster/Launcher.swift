@@ -15,6 +15,8 @@ struct Launcher {
     /// The settings file and flags the profiles come from, for the `C` picker.
     var profilesFile: SettingsFile?
     var flags = Settings.Flags()
+    /// `roster compare SOURCE TARGET` in a terminal: the profile to review the first connection against.
+    var reviewSource: String?
 
     func run() async throws -> Int32 {
         let sink: FileLogHandler.Sink
@@ -52,6 +54,7 @@ struct Launcher {
         // A name that stays the same from one start to the next (the embedded server's port
         // does not), so an interrupted run is offered again on the same connection.
         options.connectionName = settings.profile ?? settings.server?.absoluteString ?? "embedded \(settings.database)"
+        options.reviewSource = reviewSource
         let exitCode: Int32
         do {
             exitCode = try await TerminalApp.run(

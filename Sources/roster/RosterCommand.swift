@@ -18,7 +18,7 @@ struct RosterCommand: AsyncParsableCommand {
             Logs go to $XDG_STATE_HOME/roster/roster.log, never to the terminal. Press ? in the app for every key.
             """,
         version: RosterVersion.current,
-        subcommands: [JournalCommand.self])
+        subcommands: [JournalCommand.self, CompareCommand.self])
 
     @Option(name: .long, help: ArgumentHelp(
         "The user API server, e.g. https://users.example.com/roster/, or an LDAP directory, ldaps://host or ldap://host (StartTLS) (env ROSTER_SERVER).",

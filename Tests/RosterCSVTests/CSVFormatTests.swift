@@ -100,5 +100,12 @@ struct CSVFormatTests {
         second.discard()
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "a,b\r\n", "the older file is untouched")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.csv"])
+
+        // A finished export replaces the older file (a cron job's report, written again).
+        let third = try CSVFileSink(destination: path)
+        try third.write("c,d\r\n")
+        try third.finish()
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "c,d\r\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.csv"])
     }
 }

@@ -14,6 +14,8 @@ struct ConnectionSwitching {
     /// Each opened connection's model and header label, by profile name.
     var sessions: [String: (model: AppModel, label: String)]
     var picker: ConnectionPickerModel?
+    /// The access review on screen, if one is (AppController+Review.swift).
+    var review: ReviewLists?
 }
 
 extension AppController {
@@ -50,6 +52,8 @@ extension AppController {
         switch key {
         case .escape:
             closePicker()
+        case .control("r"):
+            if !picker.isOpening, let profile = picker.highlightedProfile { startReview(against: profile, in: picker) }
         case .enter:
             if !picker.isOpening, let profile = picker.highlightedProfile { choose(profile, in: picker) }
         case .down, .tab, .control("n"): picker.move(by: 1)
@@ -61,7 +65,7 @@ extension AppController {
         return true
     }
 
-    private func closePicker() {
+    func closePicker() {
         connections?.picker?.stopProbes()
         connections?.picker = nil
         renderer.invalidate()
@@ -69,7 +73,11 @@ extension AppController {
 
     private func choose(_ profile: ConnectionCatalog.Profile, in picker: ConnectionPickerModel) {
         guard let connections else { return }
-        if profile.name == connections.current { return closePicker() }
+        if connections.review != nil, let busy = busyWork() {
+            return picker.failed("\(busy) here: let it finish or stop it (Esc) before switching.")
+        }
+        self.connections?.review = nil
+        if profile.name == connections.current, connections.review == nil { return closePicker() }
         if let busy = busyWork() {
             return picker.failed("\(busy) here: let it finish or stop it (Esc) before switching.")
         }
@@ -113,7 +121,7 @@ extension AppController {
     }
 
     /// What on the connection on screen is still writing, if anything.
-    private func busyWork() -> String? {
+    func busyWork() -> String? {
         if model.bulkRun?.isActive == true { return "A bulk run is going on" }
         if model.runningImport != nil { return "An import is going on" }
         return nil

@@ -68,6 +68,7 @@ public final class AppController {
             renderer.invalidate()
         case .key(let key):
             if handleConnectionKey(key) { return }
+            if handleReviewKey(key) { return }
             if model.topScreenScrolls, let delta = helpScrollDelta(for: key) {
                 helpScroll = min(max(0, helpScroll + delta), helpScrollLimit)
             } else {

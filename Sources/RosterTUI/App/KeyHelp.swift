@@ -96,7 +96,13 @@ public enum KeyHelp {
         HelpSection(title: "Connections (C)", entries: [
             Hint("type  ↑  ↓", "Narrow the profiles, highlight one"),
             Hint("Enter", "Switch; each keeps its list and search"),
+            Hint("Ctrl-R", "Access review: this connection against the highlighted"),
             Hint("Esc", "Close"),
+        ]),
+        HelpSection(title: "Access review (Ctrl-R in C)", entries: [
+            Hint("]  [", "Next, previous list: leavers, only in target, only in source, drift"),
+            Hint("*  b  S", "Mark the list, act on its accounts (on the target), journalled"),
+            Hint("C  Enter", "Leave the review for a connection"),
         ]),
         HelpSection(title: "Filter line", entries: [
             Hint("Enter", "Apply, e.g. status:suspended role:admin"),

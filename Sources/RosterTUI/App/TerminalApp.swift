@@ -31,6 +31,9 @@ public enum TerminalApp {
         /// could not be opened), and the name the first connection's entries carry.
         public var journal: ChangeJournal?
         public var connectionName = ""
+        /// `roster compare SOURCE TARGET` in a terminal: the profile the first connection (the
+        /// target) is reviewed against at once, as Ctrl-R on it in the picker would.
+        public var reviewSource: String?
 
         public init(
             serverLabel: String, pageSize: Int = UserQuery.defaultPerPage, colorMode: Terminal.ColorMode = .auto,
@@ -79,6 +82,7 @@ public enum TerminalApp {
         }
         controller.start()
         model.offerInterruptedRuns()
+        if let source = options.reviewSource { controller.startReview(named: source) }
         let draftFile = options.draftFile.map(DraftFile.init)
         if let draftFile, let draft = draftFile.read(logger: logger) {
             if draft.isOffered(on: options.connectionName) {

@@ -77,6 +77,13 @@ public final class ConnectionPickerModel {
         footer = "Opening \(name)…"
     }
 
+    /// An access review is reading: both sides' progress, where the opening line goes.
+    func reviewing(_ progress: String) {
+        isOpening = true
+        footerIsError = false
+        footer = progress
+    }
+
     func failed(_ message: String) {
         isOpening = false
         footerIsError = true
