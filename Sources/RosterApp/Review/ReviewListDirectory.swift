@@ -110,12 +110,14 @@ public actor ReviewListDirectory: Directory {
 
     /// The list's order: the sorts the server would apply (names and emails compared folded),
     /// ties broken by id. Each user's key is folded once, not at every comparison.
+    /// The directory's own order is the order the findings were made in.
     static func sorted(_ users: [User], by sort: UserSort) -> [User] {
+        guard sort != .directory else { return users }
         let keyed: [(key: String, user: User)] = users.map { user in
             switch sort {
             case .name, .nameDescending: (ReviewFold.key(user.name), user)
             case .email, .emailDescending: (ReviewFold.key(user.email), user)
-            case .createdAt, .createdAtDescending: ("", user)
+            case .createdAt, .createdAtDescending, .directory: ("", user)
             }
         }
         let descending = sort == .nameDescending || sort == .emailDescending || sort == .createdAtDescending
