@@ -1,12 +1,12 @@
 import Hummingbird
 import NIOCore
 
-/// Hummingbird's basic context plus what the server learns of the caller: the client's address
-/// (for `GuessLimiter`) and, once `BearerAuthMiddleware` accepted it, the token's identity.
+/// Hummingbird's basic context plus the client's address (for `GuessLimiter` and the audit
+/// log). The token's identity goes to the writes as `AuditActor.current`, not in the context:
+/// copying a context per request to carry it cost the read path for nothing.
 struct RosterRequestContext: RequestContext, RemoteAddressRequestContext {
     var coreContext: CoreRequestContextStorage
     let remoteAddress: SocketAddress?
-    var token: TokenIdentity?
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

@@ -16,8 +16,11 @@ enum SCIMRoutes {
     }
 
     static func isSCIM(_ path: String) -> Bool {
-        path == prefix || path.hasPrefix(prefix + "/")
+        path == prefix || path.hasPrefix(prefixAndSlash)
     }
+
+    /// Made once: every call asks `isSCIM` (the token check), most of them twice.
+    private static let prefixAndSlash = prefix + "/"
 
     /// The discovery endpoints, which need no token: they describe the service, not the directory.
     static func isDiscovery(_ path: String) -> Bool {

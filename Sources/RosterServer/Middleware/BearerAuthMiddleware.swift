@@ -19,6 +19,7 @@ struct BearerAuthMiddleware: RouterMiddleware {
         // address has sent bad tokens, and a read is not audited.
         if let wait = limiter.wait(for: context.clientAddress) { throw APIProblem.tooManyBadTokens(retryAfter: wait) }
         guard let header = request.headers[.authorization], let secret = Self.secret(in: header) else { throw APIProblem.unauthorized }
+        // Nothing below allocates on a read with a good token: this runs on every call.
         guard let identity = try await authority.identify(secret) else {
             if let wait = limiter.failed(from: context.clientAddress) { throw APIProblem.tooManyBadTokens(retryAfter: wait) }
             throw APIProblem.unauthorized
@@ -26,10 +27,8 @@ struct BearerAuthMiddleware: RouterMiddleware {
         limiter.succeeded(from: context.clientAddress)
         let scope = RequiredScope.of(method: request.method, path: path)
         guard identity.scopes.contains(scope) else { throw APIProblem.missingScope(scope, token: identity.name) }
-        var context = context
-        context.token = identity
         // Reads change nothing: only a write needs its author for the audit log.
-        if [.get, .head].contains(request.method) { return try await next(request, context) }
+        if request.method == .get || request.method == .head { return try await next(request, context) }
         let actor = AuditActor(
             token: identity.name, client: Self.client(address: context.clientAddress, userAgent: request.headers[.userAgent]),
             requestID: Self.requestID(
@@ -64,11 +63,13 @@ struct BearerAuthMiddleware: RouterMiddleware {
         return (path == "/api/v1" || path.hasPrefix("/api/v1/")) && path != "/api/v1/health"
     }
 
-    /// The token after "Bearer " (the scheme in any case); nil for another scheme or none.
-    static func secret(in header: String) -> ArraySlice<UInt8>? {
-        let utf8 = Array(header.utf8)
-        let scheme = Array("bearer ".utf8)
-        guard utf8.count > scheme.count, zip(utf8.prefix(scheme.count), scheme).allSatisfy({ $0 | 0x20 == $1 || $0 == $1 }) else { return nil }
-        return utf8.dropFirst(scheme.count)
+    /// The token after "Bearer " (the scheme in any case), as the header's own bytes; nil for
+    /// another scheme or none.
+    static func secret(in header: String) -> Substring.UTF8View? {
+        let utf8 = header.utf8
+        guard utf8.count > bearer.count, zip(utf8, bearer).allSatisfy({ $0 | 0x20 == $1 || $0 == $1 }) else { return nil }
+        return header[header.utf8.index(header.startIndex, offsetBy: bearer.count)...].utf8
     }
+
+    private static let bearer: [UInt8] = Array("bearer ".utf8)
 }

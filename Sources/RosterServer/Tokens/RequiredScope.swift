@@ -7,6 +7,6 @@ enum RequiredScope {
     static func of(method: HTTPRequest.Method, path: String) -> TokenScope {
         if SCIMRoutes.isSCIM(path) { return .scim }
         if path == "/api/v1/audit" || path.hasPrefix("/api/v1/audit/") { return .admin }
-        return [.get, .head].contains(method) ? .read : .write
+        return method == .get || method == .head ? .read : .write
     }
 }
