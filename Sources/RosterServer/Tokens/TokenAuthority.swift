@@ -22,10 +22,27 @@ final class TokenAuthority: Sendable {
     /// when the database is read, not on every request.
     private let found = Mutex<[SHA256.Digest: Found]>([:])
 
+    /// A token as read, with the identity each request hands on made once.
     private struct Found {
         var record: TokenRecord
+        var identity: TokenIdentity
         var readAt: ContinuousClock.Instant
         var markedUsedAt: ContinuousClock.Instant?
+
+        init(_ record: TokenRecord, readAt: ContinuousClock.Instant, markedUsedAt: ContinuousClock.Instant?) {
+            self.record = record
+            identity = TokenIdentity(name: record.name, scopes: record.scopes)
+            self.readAt = readAt
+            self.markedUsedAt = markedUsedAt
+        }
+    }
+
+    /// What one use of a remembered token comes to.
+    private struct Use {
+        /// Nil when the token is revoked or expired.
+        var identity: TokenIdentity?
+        /// This use is the one to write as its last.
+        var markUse: Bool
     }
 
     /// - Parameter store: nil accepts the bootstrap token only.
@@ -47,30 +64,33 @@ final class TokenAuthority: Sendable {
             ?? SHA256.hash(data: Array(secret))
         let moment = ContinuousClock.now
         let date = now()
-        var answer = found.withLock { cached -> (record: TokenRecord, markUse: Bool)? in
-            guard let entry = cached[digest], moment - entry.readAt < Self.freshness else { return nil }
-            return (entry.record, Self.markUse(of: entry.record, in: &cached[digest], at: date, moment: moment))
+        // One lookup, the entry changed in place: this runs on every request.
+        var use = found.withLock { cached -> Use? in
+            guard let index = cached.index(forKey: digest), moment - cached.values[index].readAt < Self.freshness else { return nil }
+            return Self.use(&cached.values[index], at: date, moment: moment)
         }
-        if answer == nil {
+        if use == nil {
             let record = try await store.token(secretHash: TokenRecord.hex(digest))
-            answer = found.withLock { cached -> (record: TokenRecord, markUse: Bool)? in
+            use = found.withLock { cached -> Use? in
                 guard let record else { cached[digest] = nil; return nil }
-                cached[digest] = Found(record: record, readAt: moment, markedUsedAt: cached[digest]?.markedUsedAt)
-                return (record, Self.markUse(of: record, in: &cached[digest], at: date, moment: moment))
+                var entry = Found(record, readAt: moment, markedUsedAt: cached[digest]?.markedUsedAt)
+                defer { cached[digest] = entry }
+                return Self.use(&entry, at: date, moment: moment)
             }
         }
-        guard let answer, answer.record.isLive(at: date) else { return nil }
-        if answer.markUse { noteUse(of: answer.record.name, at: date, store: store) }
-        return TokenIdentity(name: answer.record.name, scopes: answer.record.scopes)
+        guard let use, let identity = use.identity else { return nil }
+        if use.markUse { noteUse(of: identity.name, at: date, store: store) }
+        return identity
     }
 
-    /// Whether this use of a live token is the one to write as its last (once a minute at
-    /// most); if so, the entry says it was, so the next requests do not.
-    private static func markUse(of record: TokenRecord, in entry: inout Found?, at date: Date, moment: ContinuousClock.Instant) -> Bool {
-        guard record.isLive(at: date), entry != nil else { return false }
-        if let marked = entry?.markedUsedAt, moment - marked < lastUsedEvery { return false }
-        entry?.markedUsedAt = moment
-        return true
+    /// A use of a remembered token: its identity if live, and whether this use is the one to
+    /// write as its last (once a minute at most; the entry then says it was, so the next
+    /// requests do not).
+    private static func use(_ entry: inout Found, at date: Date, moment: ContinuousClock.Instant) -> Use {
+        guard entry.record.isLive(at: date) else { return Use(identity: nil, markUse: false) }
+        if let marked = entry.markedUsedAt, moment - marked < lastUsedEvery { return Use(identity: entry.identity, markUse: false) }
+        entry.markedUsedAt = moment
+        return Use(identity: entry.identity, markUse: true)
     }
 
     /// Writes `last_used_at` in the background: a request never waits for it.
