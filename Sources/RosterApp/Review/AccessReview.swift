@@ -32,42 +32,45 @@ public enum AccessReview {
         compare(source: source.people, target: target.people, compareRoles: source.hasRoles && target.hasRoles)
     }
 
-    /// The four lists. Roles are compared only where both directories have them.
+    /// The four lists from people given one by one (packed first: one way to compare).
     public static func compare(source: [ReviewPerson], target: [ReviewPerson], compareRoles: Bool) -> ReviewFindings {
+        compare(source: ReviewPeople(source), target: ReviewPeople(target), compareRoles: compareRoles)
+    }
+
+    /// The four lists. Roles are compared only where both directories have them. Keys are
+    /// matched by their bytes through an index into the source's own storage; only the people
+    /// of a finding are unpacked.
+    public static func compare(source: ReviewPeople, target: ReviewPeople, compareRoles: Bool) -> ReviewFindings {
         var findings = ReviewFindings()
         findings.sourceCount = source.count
         findings.targetCount = target.count
         // The source's person for each key: an active one before any other of the same key.
-        var byKey: [String: Int] = [:]
-        byKey.reserveCapacity(source.count)
-        for (index, person) in source.enumerated() where !person.key.isEmpty {
-            if let earlier = byKey[person.key] {
-                findings.sourceDuplicates += 1
-                if source[earlier].status != .active, person.status == .active { byKey[person.key] = index }
-            } else {
-                byKey[person.key] = index
-            }
-        }
-        var matchedKeys = Set<String>(minimumCapacity: min(source.count, target.count))
-        for account in target {
-            guard !account.key.isEmpty, let index = byKey[account.key] else {
+        let index = ReviewPeople.KeyIndex(source)
+        findings.sourceDuplicates = index.duplicates
+        // Which of the index's people a target account matched (by position in the source).
+        var matched = [Bool](repeating: false, count: source.count)
+        for position in target.indices {
+            guard let held = index.position(ofKeyAt: position, in: target, indexed: source) else {
+                let account = target[position]
                 let finding = ReviewFindings.Finding(key: account.key, source: nil, target: account)
                 findings.onlyInTarget.append(finding)
                 if account.status == .active { findings.leavers.append(finding) }
                 continue
             }
-            let person = source[index]
-            matchedKeys.insert(account.key)
+            matched[held] = true
             findings.matched += 1
-            if account.status == .active, person.status == .suspended {
-                findings.leavers.append(.init(key: account.key, source: person, target: account))
-            }
-            let differences = differences(person, account, compareRoles: compareRoles)
+            let isLeaver = target.status(at: position) == .active && source.status(at: held) == .suspended
+            let differences = differences(source, held, target, position, compareRoles: compareRoles)
+            guard isLeaver || !differences.isEmpty else { continue }
+            let person = source[held], account = target[position]
+            if isLeaver { findings.leavers.append(.init(key: account.key, source: person, target: account)) }
             if !differences.isEmpty {
                 findings.drift.append(.init(key: account.key, source: person, target: account, differences: differences))
             }
         }
-        for person in source where person.key.isEmpty || !matchedKeys.contains(person.key) {
+        for position in source.indices {
+            if let held = index.position(ofKeyAt: position, in: source, indexed: source), matched[held] { continue }
+            let person = source[position]
             findings.onlyInSource.append(.init(key: person.key, source: person, target: nil))
         }
         findings.leavers.sort(by: ordered)
@@ -77,12 +80,15 @@ public enum AccessReview {
         return findings
     }
 
-    /// Which compared fields differ between a person and their account.
-    static func differences(_ person: ReviewPerson, _ account: ReviewPerson, compareRoles: Bool) -> [String] {
+    /// Which compared fields differ between a person and their account: the same bytes are
+    /// the same field; other bytes are unpacked and compared folded.
+    static func differences(_ source: ReviewPeople, _ person: Int, _ target: ReviewPeople, _ account: Int, compareRoles: Bool) -> [String] {
         var result: [String] = []
-        if !ReviewFold.sameName(person.name, account.name) { result.append("name") }
-        if ReviewFold.key(person.email) != ReviewFold.key(account.email) { result.append("email") }
-        if compareRoles, let role = person.role, let other = account.role, role != other { result.append("role") }
+        if !source.same(.name, at: person, as: target, at: account),
+           !ReviewFold.sameName(source.string(.name, at: person), target.string(.name, at: account)) { result.append("name") }
+        if !source.same(.email, at: person, as: target, at: account),
+           ReviewFold.key(source.string(.email, at: person)) != ReviewFold.key(target.string(.email, at: account)) { result.append("email") }
+        if compareRoles, let role = source.role(at: person), let other = target.role(at: account), role != other { result.append("role") }
         return result
     }
 

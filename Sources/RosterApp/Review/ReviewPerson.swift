@@ -2,8 +2,8 @@ import RosterKit
 
 /// One person of one side of a review, with only what the review needs: the folded key, the
 /// id (to act on the account), the status and the compared fields. The rest of a `User`
-/// (timestamps, groups, SCIM details) is dropped as each page is read, so 100,000 a side stay
-/// small (docs/benchmarks.md has the measure).
+/// (timestamps, groups, SCIM details) is dropped as each page is read. A side keeps its people
+/// packed in `ReviewPeople`, which hands them out as this value: a finding holds two.
 public struct ReviewPerson: Sendable, Equatable {
     /// The key as compared (`ReviewFold.key`); empty when the person has none.
     public var key: String
