@@ -28,7 +28,9 @@ extension AppModel {
             showStatus("No users to mark", kind: .warning)
             return
         }
-        showStatus("Marked all \(list.marks.countLabel) users matching \(Self.describe(query))")
+        let marks = list.marks
+        let one = marks.count == 1 && !marks.isLowerBound
+        showStatus(one ? "Marked the one user matching \(Self.describe(query))" : "Marked all \(marks.countLabel) users matching \(Self.describe(query))")
     }
 
     /// `u`: no user marked.

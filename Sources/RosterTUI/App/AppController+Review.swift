@@ -114,7 +114,7 @@ extension AppController {
         let shown = review.lists[index]
         // The header: which review, which list of four, and the leavers' count always.
         let leavers = review.lists.first { $0.list == .leavers }?.count ?? 0
-        let label = "Review \(review.title) · \(shown.list.title) (\(index + 1)/4 [ ]) · \(leavers) leavers"
+        let label = "Review \(review.title) · \(shown.list.title) (\(index + 1)/4 [ ]) · \(CountFormat.grouped(leavers)) \(leavers == 1 ? "leaver" : "leavers")"
         model = shown.model
         renderer = ScreenRenderer(presenter: Presenter(model: shown.model, serverLabel: label))
         invalidateNextFrame = true
