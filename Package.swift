@@ -54,7 +54,6 @@ let package = Package(
         .target(
             name: "RosterKit",
             dependencies: [
-                "CLDAP",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -65,12 +64,22 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The LDAP dialect of the directory seam over OpenLDAP's libldap. Its own target so that
+        // only `roster` links libldap and its libraries: linked into roster-server (through
+        // RosterKit) they cost its hot path 7 to 10% of its requests a second (docs/benchmarks.md).
+        .target(
+            name: "RosterLDAP",
+            dependencies: [
+                "RosterKit", "CLDAP", .product(name: "Logging", package: "swift-log"), .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
         // Test doubles shared by the test targets of every layer (scripted transport,
         // in-memory repository, manual clock).
         .target(
             name: "RosterKitTestSupport",
             dependencies: [
-                "RosterKit", .product(name: "Logging", package: "swift-log"),
+                "RosterKit", "RosterLDAP", .product(name: "Logging", package: "swift-log"),
                 // A TLS listener for the transport's tests.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -133,7 +142,7 @@ let package = Package(
         .executableTarget(
             name: "roster",
             dependencies: [
-                "RosterTUI", "RosterApp", "RosterKit", "RosterServer", "RosterCSV", "RosterJournal",
+                "RosterTUI", "RosterApp", "RosterKit", "RosterLDAP", "RosterServer", "RosterCSV", "RosterJournal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -158,7 +167,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RosterKitTests",
-            dependencies: ["RosterKit", "RosterKitTestSupport"],
+            dependencies: ["RosterKit", "RosterLDAP", "RosterKitTestSupport"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -176,7 +185,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RosterAppTests",
-            dependencies: ["RosterApp", "RosterJournal", "RosterKit", "RosterKitTestSupport", "RosterServer"],
+            dependencies: ["RosterApp", "RosterJournal", "RosterKit", "RosterLDAP", "RosterKitTestSupport", "RosterServer"],
             swiftSettings: strict
         ),
         // CSV export and import: the format, the models, and both against the real server.
@@ -195,7 +204,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RosterCommandTests",
-            dependencies: ["roster", "RosterApp", "RosterJournal", "RosterKit", "RosterKitTestSupport", "RosterServer"],
+            dependencies: ["roster", "RosterApp", "RosterJournal", "RosterKit", "RosterLDAP", "RosterKitTestSupport", "RosterServer"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,5 +1,6 @@
 import Foundation
 import RosterKit
+import RosterLDAP
 
 /// Samba's Active Directory domain controller for a test, from Debian's package: provisioned
 /// and seeded once into a template (120 people with names in several scripts, two groups),

@@ -1,5 +1,6 @@
 import Foundation
 import RosterKit
+import RosterLDAP
 
 /// OpenLDAP's slapd for a test, from Debian's package, in a temporary folder with a generated
 /// cn=config (ppolicy, memberof and sssvlv overlays), 300 seeded people (names in several

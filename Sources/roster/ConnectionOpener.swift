@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import RosterKit
+import RosterLDAP
 import RosterServer
 import RosterTUI
 

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import RosterJournal
 import RosterKit
+import RosterLDAP
 import RosterKitTestSupport
 import RosterServer
 import Testing

@@ -1,4 +1,5 @@
 import RosterKit
+import RosterLDAP
 import RosterKitTestSupport
 import Testing
 @testable import RosterApp

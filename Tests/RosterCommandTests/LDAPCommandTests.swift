@@ -1,5 +1,6 @@
 import Foundation
 import RosterKit
+import RosterLDAP
 import RosterKitTestSupport
 import Testing
 @testable import roster

@@ -1,5 +1,6 @@
 import Foundation
 @testable import RosterKit
+@testable import RosterLDAP
 import Testing
 
 @Suite("LDAP filters and DNs")

@@ -1,5 +1,6 @@
 import Foundation
 @testable import RosterKit
+@testable import RosterLDAP
 import RosterKitTestSupport
 import Testing
 

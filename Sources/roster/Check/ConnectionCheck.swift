@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import RosterKit
+import RosterLDAP
 import RosterServer
 
 /// `roster --check`: where Roster connects and whether it works, without starting the UI.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import RosterKit
+import RosterLDAP
 
 /// `roster --check` for an ldap:// or ldaps:// server: resolves the name, then each step of
 /// `LDAPCheck` as a line.

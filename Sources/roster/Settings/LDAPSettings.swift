@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import RosterKit
+import RosterLDAP
 
 /// What `roster` needs for an LDAP server beyond the URL: the bind DN (`--bind-dn`,
 /// ROSTER_BIND_DN, `bindDN`), where the password comes from (ROSTER_PASSWORD, `passwordFile`,

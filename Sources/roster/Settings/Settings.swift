@@ -3,6 +3,7 @@ import Logging
 import RosterApp
 import RosterCSV
 import RosterKit
+import RosterLDAP
 import RosterTUI
 
 /// Everything `roster` runs with, resolved once at start: a flag beats the environment,

@@ -1,3 +1,4 @@
+import RosterKit
 import Foundation
 
 /// An LDAP directory (OpenLDAP, Active Directory) as a `Directory`, over OpenLDAP's libldap

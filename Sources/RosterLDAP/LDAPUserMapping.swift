@@ -1,3 +1,4 @@
+import RosterKit
 import Foundation
 
 /// LDAP person entries as Roster's `User`, and a person's edits as modify operations of only

@@ -1,3 +1,4 @@
+import RosterKit
 /// What the settings may say of an LDAP directory's layout; every field left nil takes the
 /// vendor's default (`LDAPSchema`).
 public struct LDAPSchemaSettings: Sendable, Equatable, Codable {

@@ -1,3 +1,4 @@
+import RosterKit
 import CLDAP
 import Foundation
 

@@ -1,3 +1,4 @@
+import RosterKit
 import Foundation
 
 /// Roster's numbered pages over LDAP's simple paged results (RFC 2696), whose cookies only go

@@ -1,3 +1,4 @@
+import RosterKit
 /// Search filters as RFC 4515 strings, every value escaped: a typed `*)(uid=*` is a search for
 /// those characters, never a change of the filter.
 public enum LDAPFilter {

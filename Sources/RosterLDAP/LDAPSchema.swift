@@ -1,3 +1,4 @@
+import RosterKit
 /// The layout Roster reads and writes on one directory: the vendor's defaults
 /// (`LDAPRootDSE.Vendor`) with the settings' overrides applied.
 struct LDAPSchema: Sendable {

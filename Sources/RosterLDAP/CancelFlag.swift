@@ -1,3 +1,4 @@
+import RosterKit
 import Synchronization
 
 /// Set when the task waiting for a blocking LDAP call is cancelled; the call's thread looks at

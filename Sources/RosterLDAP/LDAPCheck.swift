@@ -1,3 +1,4 @@
+import RosterKit
 import Foundation
 
 /// The steps of `roster --check` for an LDAP server, each on a connection of its own: connect,

@@ -1,3 +1,4 @@
+import RosterKit
 import Foundation
 import Logging
 

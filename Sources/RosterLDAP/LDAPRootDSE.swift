@@ -1,3 +1,4 @@
+import RosterKit
 /// What a server says of itself in its root DSE (RFC 4512 section 5.1): who made it, where its
 /// entries are and which controls it takes.
 public struct LDAPRootDSE: Sendable, Equatable {

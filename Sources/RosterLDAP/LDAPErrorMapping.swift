@@ -1,3 +1,4 @@
+import RosterKit
 /// LDAP failures as the `APIError`s the app shows: a sentence, under the field it concerns
 /// where the server names an attribute Roster models, never a bare result code.
 enum LDAPErrorMapping {

@@ -1,3 +1,4 @@
+import RosterKit
 /// A failed LDAP operation as libldap reported it: the result code (RFC 4511 section 4.1.9,
 /// or one of libldap's negative client codes) and the server's diagnostic message.
 public struct LDAPResultError: Error, Sendable, Equatable {

@@ -1,3 +1,4 @@
+import RosterKit
 import Foundation
 
 /// One entry as a search returned it: its DN and the values of the attributes asked for, by

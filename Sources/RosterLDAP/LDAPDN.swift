@@ -1,3 +1,4 @@
+import RosterKit
 /// Distinguished names as strings (RFC 4514): a value escaped to sit in an RDN, and the value
 /// of a DN's first RDN (a group's or a person's name as the tree shows it).
 public enum LDAPDN {

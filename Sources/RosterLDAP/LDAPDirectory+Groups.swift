@@ -1,3 +1,4 @@
+import RosterKit
 import Foundation
 
 /// Groups and membership on LDAP: groups are entries of the group class (`groupOfNames`, AD's
