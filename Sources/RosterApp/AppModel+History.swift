@@ -5,7 +5,18 @@ extension AppModel {
     public func toggleHistory() {
         guard listIdle else { return }
         guard traits.hasHistory else {
-            showStatus("This directory keeps no history of changes", kind: .warning)
+            // The traits may not be learnt yet (a key right after start): ask before refusing.
+            let directory = self.directory
+            _ = activity.startWork { [weak self] in
+                let learnt = await directory.traits()
+                guard let self else { return }
+                adopt(learnt)
+                if learnt.hasHistory {
+                    toggleHistory()
+                } else {
+                    showStatus("This directory keeps no history of changes", kind: .warning)
+                }
+            }
             return
         }
         guard let user = list.selectedUser else {

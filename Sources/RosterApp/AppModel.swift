@@ -106,6 +106,11 @@ public final class AppModel {
         wireGroupsView()
     }
 
+    /// What the directory said it can do, from whichever asked.
+    func adopt(_ learnt: DirectoryTraits) {
+        if traits != learnt { traits = learnt }
+    }
+
     /// Asks the directory what it can do, and says so when a search means less than usual.
     func learnTraits() {
         let directory = self.directory
@@ -113,7 +118,7 @@ public final class AppModel {
             let learnt = await directory.traits()
             guard let self else { return }
             let searched = !list.searchText.isEmpty
-            if traits != learnt { traits = learnt }
+            adopt(learnt)
             startGroupsIfShown()
             if searched, let limitation = learnt.searchLimitation {
                 showStatus(limitation.prefix(1).uppercased() + limitation.dropFirst(), kind: .warning)

@@ -41,7 +41,7 @@ struct JournalCommand: AsyncParsableCommand {
     static func lines(of journal: ChangeJournal, since start: Date, label: String, connection: String?) async throws -> [String] {
         let runs = try await journal.runs(since: start).filter { connection == nil || $0.connection == connection }
         let entries = try await journal.entries(since: start).filter { connection == nil || $0.connection == connection }
-        var lines = ["Roster's change journal since \(label) ago: \(runs.count) runs, \(entries.count) writes"]
+        var lines = ["Roster's change journal since \(label) ago: \(runs.count) \(runs.count == 1 ? "run" : "runs"), \(entries.count) \(entries.count == 1 ? "write" : "writes")"]
         if !runs.isEmpty {
             lines += ["", "Runs:"] + runs.map { "  " + $0.textLine }
         }

@@ -34,7 +34,7 @@ struct JournalCommandTests {
         let old = Date().addingTimeInterval(-3600)
 
         let lines = try await JournalCommand.lines(of: journal, since: old, label: "1h", connection: "prod")
-        #expect(lines.first == "Roster's change journal since 1h ago: 1 runs, 1 writes")
+        #expect(lines.first == "Roster's change journal since 1h ago: 1 run, 1 write")
         #expect(lines.contains { $0.contains("done  prod  Suspending: 2 users") })
         #expect(lines.contains { $0.contains("#\(id)  done  prod  user user-000001  Ana Silva <ana@example.com>: status active → suspended") })
         let all = try await JournalCommand.lines(of: journal, since: old, label: "1h", connection: nil)
