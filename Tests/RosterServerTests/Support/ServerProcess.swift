@@ -11,6 +11,8 @@ final class ServerProcess: Sendable {
 
     private final class Output: Sendable {
         let text = Mutex<(stdout: String, stderr: String)>(("", ""))
+        /// How many of the two pipes reached their end (the process closed them).
+        let ended = Mutex(0)
     }
 
     /// Where `make test` (and `swift build`) put the binary: next to the test bundle.
@@ -46,12 +48,14 @@ final class ServerProcess: Sendable {
         process.standardError = stderr
         let output = self.output
         stdout.fileHandleForReading.readabilityHandler = { handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            output.text.withLock { $0.stdout += text }
+            let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil; output.ended.withLock { $0 += 1 }; return }
+            output.text.withLock { $0.stdout += String(decoding: data, as: UTF8.self) }
         }
         stderr.fileHandleForReading.readabilityHandler = { handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            output.text.withLock { $0.stderr += text }
+            let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil; output.ended.withLock { $0 += 1 }; return }
+            output.text.withLock { $0.stderr += String(decoding: data, as: UTF8.self) }
         }
         try process.run()
     }
@@ -82,6 +86,9 @@ final class ServerProcess: Sendable {
     /// Waits for the process to end and returns how: its exit status, or the signal that ended it.
     func waitForExit() async -> (reason: Process.TerminationReason, status: Int32) {
         _ = await eventually(timeout: .seconds(30)) { !self.process.isRunning }
+        // And until both pipes are read to their end: an exit can come before the last of
+        // its output is read (once, a refusal's sentence was not there yet).
+        _ = await eventually(timeout: .seconds(5)) { self.output.ended.withLock { $0 } == 2 }
         return (process.terminationReason, process.terminationStatus)
     }
 
