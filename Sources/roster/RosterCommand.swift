@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import RosterKit
 
-@main
 struct RosterCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "roster",

@@ -93,19 +93,29 @@ public enum TerminalApp {
                 logger.notice("the unsaved draft of \(draft.label) belongs to another connection; kept for it")
             }
         }
-        for await wake in terminal.wakes {
-            let events = terminal.events(for: wake)
-            if events.contains(.suspend) {
-                terminal.suspend()
+        // Each wake-up is handled where MainLoop polled: a key is read, handled and drawn on
+        // the main thread, with no thread between the terminal and the frame.
+        await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
+            var finishedAlready = false
+            terminal.onWake { wake in
+                // Signals read together come one by one: none after the one that ended the app.
+                guard !finishedAlready else { return }
+                let events = terminal.events(for: wake)
+                if events.contains(.suspend) {
+                    terminal.suspend()
+                }
+                let keepGoing = controller.handle(events)
+                if controller.invalidateNextFrame {
+                    controller.invalidateNextFrame = false
+                    terminal.invalidate()
+                    controller.render()
+                }
+                if !keepGoing {
+                    finishedAlready = true
+                    terminal.restore()
+                    finished.resume()
+                }
             }
-            let keepGoing = controller.handle(events)
-            if controller.invalidateNextFrame {
-                controller.invalidateNextFrame = false
-                terminal.invalidate()
-                controller.render()
-            }
-            if wake == .input { terminal.inputHandled() }
-            if !keepGoing { break }
         }
         terminal.restore()
         for model in controller.openedModels {

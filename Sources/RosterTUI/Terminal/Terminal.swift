@@ -8,9 +8,9 @@ import Glibc
 /// The real terminal: sets ncurses up, reads keys, sends frames, and gives the terminal back
 /// in working order on every way out.
 ///
-/// All ncurses calls happen here or in `CursesCanvas`, on the main actor. The input thread only
-/// waits for input or signals and wakes the main actor, which then reads every pending key
-/// without blocking.
+/// All ncurses calls happen here or in `CursesCanvas`, on the main actor, which is the main
+/// thread: `MainLoop` waits there for input, signals and other work alike, and the main actor
+/// then reads every pending key without blocking.
 @MainActor
 public final class Terminal {
     public enum ColorMode: String, Sendable, CaseIterable {
@@ -23,8 +23,8 @@ public final class Terminal {
     public private(set) var size: Size
     public let canvas: CursesCanvas
     public let usesColor: Bool
-    private let input: InputThread
-    private let signalWriteDescriptor: Int32
+    /// The read end of the pipe the signal handlers write each signal's number to.
+    private let signalDescriptor: Int32
     private var active = true
 
     /// Takes over the terminal. Throws when standard input or output is not a terminal.
@@ -79,29 +79,45 @@ public final class Terminal {
         let size = Size(columns: Int(roster_cols()), rows: Int(roster_lines()))
         let terminal = Terminal(
             size: size, canvas: CursesCanvas(size: size, theme: theme, headerColor: headerColor, colorsAvailable: colorsAvailable), usesColor: colorsAvailable,
-            input: InputThread(inputDescriptor: STDIN_FILENO, signalDescriptor: pipeDescriptors[0]),
-            signalWriteDescriptor: pipeDescriptors[1])
-        terminal.input.start()
+            signalDescriptor: pipeDescriptors[0])
         return terminal
     }
 
-    private init(size: Size, canvas: CursesCanvas, usesColor: Bool, input: InputThread, signalWriteDescriptor: Int32) {
+    private init(size: Size, canvas: CursesCanvas, usesColor: Bool, signalDescriptor: Int32) {
         self.size = size
         self.canvas = canvas
         self.usesColor = usesColor
-        self.input = input
-        self.signalWriteDescriptor = signalWriteDescriptor
+        self.signalDescriptor = signalDescriptor
     }
 
-    /// The input thread's wake-ups, in order: `events(for:)` turns each into the batch of
-    /// events read at it. The main loop reads them straight from the input thread's stream: a
-    /// relay between them (another stream fed by a task) cost every key a second hop through
-    /// the main actor's queue.
-    var wakes: AsyncStream<InputThread.Wake> { input.wakes }
+    /// Why the terminal needs the app: keys are waiting, or a signal came.
+    enum Wake: Sendable, Equatable {
+        case input
+        case signal(Int32)
+    }
 
-    /// The events of one wake-up: every key waiting, or what a signal means. After an input
-    /// wake-up the input thread waits for `inputHandled()` before it polls again.
-    func events(for wake: InputThread.Wake) -> [TerminalEvent] {
+    /// Calls `wake` on the main thread, from `MainLoop`, whenever keys are waiting or a signal
+    /// came, until `restore()`. A terminal that went away (SSH dropped) wakes it as SIGHUP.
+    func onWake(_ wake: @escaping @MainActor (Wake) -> Void) {
+        MainLoop.watch(STDIN_FILENO) { [signalDescriptor] events in
+            if events & Int16(POLLIN) != 0 {
+                wake(.input)
+            } else if events & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+                MainLoop.unwatch(STDIN_FILENO)
+                MainLoop.unwatch(signalDescriptor)
+                wake(.signal(SIGHUP))
+            }
+        }
+        MainLoop.watch(signalDescriptor) { [signalDescriptor] _ in
+            var numbers = [UInt8](repeating: 0, count: 64)
+            let count = read(signalDescriptor, &numbers, numbers.count)
+            guard count > 0 else { return }
+            for number in numbers[..<count] { wake(.signal(Int32(number))) }
+        }
+    }
+
+    /// The events of one wake-up: every key waiting, or what a signal means.
+    func events(for wake: Wake) -> [TerminalEvent] {
         switch wake {
         case .input:
             return readPendingKeys()
@@ -139,12 +155,6 @@ public final class Terminal {
             }
         }
         return events
-    }
-
-    /// The keys of the last input wake-up are handled and their frame sent: the input thread
-    /// may poll again. Not sooner: on a busy machine its wake-up would compete with the frame.
-    func inputHandled() {
-        input.acknowledge()
     }
 
     /// Asks the kernel for the window size and tells ncurses.
@@ -208,8 +218,8 @@ public final class Terminal {
         active = false
         mousemask(0, nil)
         endwin()
-        var stop: UInt8 = 0
-        _ = write(signalWriteDescriptor, &stop, 1)
+        MainLoop.unwatch(STDIN_FILENO)
+        MainLoop.unwatch(signalDescriptor)
     }
 }
 
