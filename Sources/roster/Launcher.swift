@@ -40,6 +40,8 @@ struct Launcher {
             await opener.shutdown()
             throw error
         }
+        // The first page goes out now, while the journal and the terminal are set up.
+        await first.directory.prefetchUsers(UserQuery(perPage: settings.pageSize, sort: settings.sort))
         var options = TerminalApp.Options(
             serverLabel: first.label, pageSize: settings.pageSize, colorMode: settings.colors, mouse: settings.mouse,
             scrollStyle: settings.scrolling, draftFile: settings.draftFile, exportColumns: settings.exportColumns)

@@ -13,6 +13,10 @@ public protocol Directory: Sendable {
 
     /// One page of users, searched, filtered and sorted as `query` says.
     func listUsers(_ query: UserQuery) async throws -> Page<User>
+    /// Asks for `query` now, before anyone needs it, so that the first `listUsers(query)` finds
+    /// its answer on the way: the launcher starts the first page while the terminal is set up.
+    /// A read; a directory for which asking early gains nothing does nothing.
+    func prefetchUsers(_ query: UserQuery) async
     func user(id: String) async throws -> User
     /// Creates a user. `idempotencyKey` names the person's action: the same key goes with every
     /// retry of it, so a create whose answer was lost is not made twice.
@@ -65,6 +69,8 @@ extension Directory {
     public func unlock(id: String) async throws -> Bool {
         throw APIError.notImplemented(ErrorBody(code: "no_unlock", message: "This directory cannot unlock accounts."))
     }
+
+    public func prefetchUsers(_ query: UserQuery) async {}
 
     /// Directories without a history of changes (SCIM, LDAP, test doubles unless they keep one).
     public func history(ofUser id: String) async throws -> [UserChange] {

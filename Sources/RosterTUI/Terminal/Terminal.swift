@@ -76,6 +76,15 @@ public final class Terminal {
             mouseinterval(0)
         }
 
+        // ncurses 6.4 flushes its output at every cursor move until the screen has been left
+        // and entered once (`_endwin` is still "initial"): a j went out in four writes, each a
+        // wake-up for the terminal. Leaving and entering now, before anything is drawn, makes
+        // a frame one write. And keys are read before each frame, so ncurses need not poll
+        // for typeahead while it writes one.
+        endwin()
+        doupdate()
+        typeahead(-1)
+
         let size = Size(columns: Int(roster_cols()), rows: Int(roster_lines()))
         let terminal = Terminal(
             size: size, canvas: CursesCanvas(size: size, theme: theme, headerColor: headerColor, colorsAvailable: colorsAvailable), usesColor: colorsAvailable,
