@@ -92,6 +92,8 @@ public final class AppModel {
         detail = UserDetailModel(directory: directory, activity: activity)
         history = UserHistoryModel(directory: directory, activity: activity)
         groupsView = GroupsViewModel(directory: directory, activity: activity, perPage: perPage)
+        groupsView.groups.scrollStyle = scrollStyle
+        groupsView.members.scrollStyle = scrollStyle
         list.onSelectedUserChange = { [weak self] user in
             self?.detail.show(user)
         }

@@ -12,13 +12,14 @@ struct GroupsHarness {
     let groups: InMemoryDirectory
     let app: AppModel
 
-    init(groupNames: [String] = ["Sales", "Ops", "Finance"], traits: DirectoryTraits = DirectoryTraits(dialect: .roster, hasGroups: true)) async {
+    init(groupNames: [String] = ["Sales", "Ops", "Finance"], traits: DirectoryTraits = DirectoryTraits(dialect: .roster, hasGroups: true),
+         scrollStyle: ScrollStyle = .line) async {
         users = InMemoryDirectory(users: searchDirectory)
         groups = users
         await users.setTraits(traits)
         let made = await groups.insertGroups(named: groupNames)
         if let sales = made.first { await groups.insertMembers(["p-2", "p-3"], into: sales.id) }
-        app = AppModel(directory: users, clock: clock)
+        app = AppModel(directory: users, clock: clock, scrollStyle: scrollStyle)
         app.setListViewport(height: 10)
         app.setGroupsViewport(height: 10)
     }

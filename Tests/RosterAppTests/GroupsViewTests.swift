@@ -111,6 +111,20 @@ struct GroupsViewTests {
         #expect(await harness.groups.callCount(.listGroups) == 3)
     }
 
+    @Test(arguments: [(ScrollStyle.line, 1..<11, 9..<19), (.halfScreen, 5..<15, 5..<15)])
+    func thePanesScrollAsTheListDoes(style: ScrollStyle, afterTenDown: Range<Int>, afterElevenUp: Range<Int>) async {
+        let harness = await GroupsHarness(groupNames: (1...30).map { "Group \(1000 + $0)" }, scrollStyle: style)
+        await harness.started()
+        await harness.openGroups()
+        for _ in 1...10 { harness.app.moveInGroups(.down) }
+        #expect(harness.view.groups.selection == 10)
+        #expect(harness.view.groups.visibleRows == afterTenDown, "one row, or half a screen further")
+        for _ in 1...10 { harness.app.moveInGroups(.down) }
+        for _ in 1...11 { harness.app.moveInGroups(.up) }
+        #expect(harness.view.groups.selection == 9)
+        #expect(harness.view.groups.visibleRows == afterElevenUp)
+    }
+
     @Test func aFailedLoadShowsTheErrorDialogAndRRetriesIt() async {
         let harness = await GroupsHarness()
         await harness.started()

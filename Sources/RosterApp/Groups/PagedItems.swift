@@ -28,6 +28,9 @@ public final class PagedItems<Item: Identifiable & Sendable & Equatable> where I
     /// Which reload the running work belongs to: a stale answer is dropped.
     @ObservationIgnored private var generation = 0
     @ObservationIgnored private var viewportHeight = 10
+    /// How far the rows move when the selection leaves them: as the user list does
+    /// (`UserListModel.clampedOffset`), so a held j redraws a pane once per half screen.
+    @ObservationIgnored public var scrollStyle = ScrollStyle.line
     @ObservationIgnored private var pagesLoaded = 0
     /// Told when the selected item changes (or the list empties).
     @ObservationIgnored public var onSelectionChange: (@MainActor (Item?) -> Void)?
@@ -180,8 +183,9 @@ public final class PagedItems<Item: Identifiable & Sendable & Equatable> where I
 
     private func keepSelectionVisible() {
         var newTop = top
-        if selection < newTop { newTop = selection }
-        if selection >= newTop + viewportHeight { newTop = selection - viewportHeight + 1 }
+        let extra = scrollStyle == .halfScreen ? max(0, viewportHeight / 2 - 1) : 0
+        if selection < newTop { newTop = selection - extra }
+        if selection >= newTop + viewportHeight { newTop = selection - viewportHeight + 1 + extra }
         newTop = max(0, min(newTop, max(0, items.count - viewportHeight)))
         if newTop != top { top = newTop }
     }
