@@ -17,6 +17,7 @@
 #include <locale.h>
 #include <wchar.h>
 #include <curses.h>
+#include <term.h>
 
 /* Declared here as well: glibc hides it unless _XOPEN_SOURCE was set before its headers,
    which a modular system header cannot see. */
@@ -32,6 +33,18 @@ static inline int roster_lines(void) { return LINES; }
 /* Geometry macros. */
 static inline int roster_getmaxy(WINDOW *window) { return getmaxy(window); }
 static inline int roster_getmaxx(WINDOW *window) { return getmaxx(window); }
+
+/* 1 when terminfo knows the terminal (NULL: $TERM) and it can move the cursor (cup); 0 when it
+   cannot (TERM=dumb); -1 when terminfo does not know it. In the last two initscr would end the
+   process or draw nothing. Reads terminfo only: nothing is written, the terminal's modes stay. */
+static inline int roster_terminal_addresses_cursor(const char *name, int fd) {
+    int status = 0;
+    if (setupterm(name, fd, &status) != OK) return -1;
+    const char *cup = tigetstr("cup");
+    int addresses = cup != NULL && cup != (const char *)-1;
+    del_curterm(cur_term);
+    return addresses;
+}
 
 /* Keys. */
 static inline int roster_key_f(int n) { return KEY_F(n); }

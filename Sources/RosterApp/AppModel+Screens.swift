@@ -111,10 +111,22 @@ extension AppModel {
         push(.confirm(confirm))
     }
 
-    /// Shows the error dialog; one already on top is replaced rather than stacked.
-    func presentError(title: String, error: APIError, retry: (@MainActor () -> Void)?) {
+    /// `o` (and Enter) on an error dialog that offers to open what was found: closes it and
+    /// opens that. Returns false when the dialog on top offers nothing to open.
+    @discardableResult
+    public func openFound() -> Bool {
+        guard case .error(let dialog) = topScreen, let open = dialog.openAction else { return false }
+        remove(.error(dialog))
+        open()
+        return true
+    }
+
+    /// Shows the error dialog; one already on top is replaced rather than stacked. `open` is
+    /// offered instead of a retry where sending again would be wrong.
+    func presentError(title: String, error: APIError, retry: (@MainActor () -> Void)?,
+                      open: (label: String, action: @MainActor () -> Void)? = nil) {
         nextID += 1
-        let dialog = ErrorDialog(id: nextID, title: title, error: error, retryAction: retry)
+        let dialog = ErrorDialog(id: nextID, title: title, error: error, retryAction: retry, openLabel: open?.label, openAction: open?.action)
         if case .error = topScreen { screens.removeLast() }
         push(.error(dialog))
     }

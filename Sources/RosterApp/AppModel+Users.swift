@@ -89,10 +89,8 @@ extension AppModel {
         let form = UserFormModel(mode: mode, directory: directory, activity: activity, traits: traits, recorder: recorder)
         form.onSaved = { [weak self, weak form] user in
             guard let self, let form else { return }
-            remove(.form(form))
-            if case .create = mode { showStatus("Created \(user.name)") } else { showStatus("Saved \(user.name)") }
-            list.refresh(selecting: user.id)
-            detail.showSaved(user)
+            let status = if case .create = mode { "Created \(user.name)" } else { "Saved \(user.name)" }
+            closeForm(form, selecting: user, status: status)
         }
         form.onConflict = { [weak self, weak form] conflict in
             guard let self, let form else { return }
@@ -113,8 +111,25 @@ extension AppModel {
         form.onFailure = { [weak self, weak form] error in
             guard let self, let form else { return }
             let title = if case .edit(let user) = mode { "Could not save \(user.name)" } else { "Could not create the user" }
+            if case .createOutcomeUnknown(let found?) = error {
+                // The create most likely landed, and sending it again would be refused as a
+                // duplicate: offer the user found, not a retry.
+                presentError(title: title, error: error, retry: nil, open: ("Open \(found.name)", { [weak self, weak form] in
+                    guard let self, let form else { return }
+                    closeForm(form, selecting: found, status: "Opened \(found.name)")
+                }))
+                return
+            }
             presentError(title: title, error: error) { [weak form] in form?.retry() }
         }
         return form
+    }
+
+    /// Closes the form and selects `user` in the list and the detail pane.
+    private func closeForm(_ form: UserFormModel, selecting user: User, status: String) {
+        remove(.form(form))
+        showStatus(status)
+        list.refresh(selecting: user.id)
+        detail.showSaved(user)
     }
 }

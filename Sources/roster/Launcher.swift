@@ -19,6 +19,9 @@ struct Launcher {
     var reviewSource: String?
 
     func run() async throws -> Int32 {
+        // Before anything starts (a server, a password prompt): a terminal Roster cannot draw
+        // on is said in one line, and the terminal is left as it was.
+        do { try await Terminal.checkUsable() } catch { throw LaunchError("\(error)") }
         let sink: FileLogHandler.Sink
         do {
             sink = try FileLogHandler.Sink(path: settings.logFile)

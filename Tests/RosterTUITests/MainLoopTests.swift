@@ -114,6 +114,32 @@ struct MainLoopTests {
         #expect(canvas.lines[error.row - 1].contains("ana@example.com"))
     }
 
+    @Test func aCreateWhoseAnswerWasLostOffersTheUserFoundAndOOpensThem() async throws {
+        #expect(await started())
+        var landed = User.fixture(number: 500)
+        landed.name = "Zed Lost"
+        landed.email = "zed.lost@example.com"
+        await repository.insert(landed)  // the create landed; its answer did not
+        await repository.failNext(.create, with: .createOutcomeUnknown(existing: landed))
+        press(.character("n"))
+        type("Zed Lost")
+        press(.tab)
+        type("zed.lost@example.com")
+        press(.enter)
+        #expect(await screenShows("Could not create the user"))
+        // The dialog wraps its text over the list's rows: judged a line at a time.
+        #expect(canvas.text.contains("a user with this email now") && canvas.text.contains("exists (Zed Lost"))
+        #expect(canvas.text.contains("Submitting again would be refused as a duplicate"))
+        #expect(canvas.text.contains(" o  Open Zed Lost"))
+        #expect(!canvas.text.contains(" r  Retry"), "retrying would be refused, or make a second user")
+        press(.character("o"))
+        #expect(await screenShows("Opened Zed Lost"))
+        #expect(!canvas.text.contains("New user"), "the form is closed")
+        #expect(model.screens == [.list])
+        #expect(model.detail.user?.id == landed.id)
+        #expect(await repository.callCount(.create) == 1, "sent once")
+    }
+
     @Test func aFailedLoadShowsTheErrorDialogAndRRetries() async throws {
         await repository.failNext(.list, with: .serviceUnavailable(retryAfter: nil, nil))
         controller.start()

@@ -89,7 +89,7 @@ extension APIError: LocalizedError {
         case .createOutcomeUnknown(let existing):
             return existing == nil
                 ? "Refresh the list; if the user is still missing, submit again."
-                : "Refresh the list to see them; submitting again would be refused as a duplicate."
+                : "Submitting again would be refused as a duplicate: open the user found instead."
         case .forbidden:
             return "Ask an administrator for a token with more rights."
         case .validationFailed, .conflict:

@@ -159,7 +159,9 @@ enum KeyBindings {
 
     private static func errorDialog(_ key: Key, model: AppModel) {
         switch key {
-        case .character("r"), .enter: model.retry()
+        case .character("o"): model.openFound()
+        case .enter: if !model.openFound() { model.retry() }
+        case .character("r"): model.retry()
         case .escape: model.close()
         case .character("q"): model.requestQuit()
         default: break
@@ -236,8 +238,9 @@ enum KeyBindings {
             return [Hint("Tab", "Next field"), choose, Hint("Enter", form.submitLabel), Hint("Esc", "Cancel")]
         case .confirm(let confirm):
             return [Hint("y", confirm.confirmLabel), Hint("n", confirm.cancelLabel)]
-        case .error:
-            return model.canRetry ? [Hint("r", "Retry"), Hint("Esc", "Close"), Hint("q", "Quit")] : [Hint("Esc", "Close"), Hint("q", "Quit")]
+        case .error(let dialog):
+            let first = dialog.openLabel.map { [Hint("o", $0)] } ?? (dialog.canRetry ? [Hint("r", "Retry")] : [])
+            return first + [Hint("Esc", "Close"), Hint("q", "Quit")]
         case .help:
             return [Hint("Esc", "Close")]
         case .choice(let choice):

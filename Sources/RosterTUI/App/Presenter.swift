@@ -124,6 +124,7 @@ struct Presenter {
 
     func dialog(_ error: ErrorDialog) -> DialogContent {
         var actions: [(key: String, label: String)] = []
+        if let open = error.openLabel { actions.append(("o", open)) }
         if error.canRetry { actions.append(("r", "Retry")) }
         actions.append(("Esc", "Close"))
         return DialogContent(title: error.title, message: error.message, detail: error.suggestion, actions: actions, isError: true)

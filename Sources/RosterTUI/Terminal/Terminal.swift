@@ -27,9 +27,18 @@ public final class Terminal {
     private let signalDescriptor: Int32
     private var active = true
 
-    /// Takes over the terminal. Throws when standard input or output is not a terminal.
-    public static func start(colorMode: ColorMode = .auto, mouse: Bool = true, headerColor: Theme.Color? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Terminal {
+    /// Throws, having written nothing to the terminal, when standard input or output is not a
+    /// terminal or `TERM` names one that cannot move the cursor (dumb, or unknown to terminfo):
+    /// there ncurses' `initscr` would end the process itself or leave a blank screen.
+    public static func checkUsable(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
+        let addresses = roster_terminal_addresses_cursor(nil, STDOUT_FILENO)
+        guard addresses == 1 else { throw TerminalError.cannotMoveCursor(term: environment["TERM"] ?? "", known: addresses == 0) }
+    }
+
+    /// Takes over the terminal. Throws when `checkUsable` does.
+    public static func start(colorMode: ColorMode = .auto, mouse: Bool = true, headerColor: Theme.Color? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Terminal {
+        try checkUsable(environment: environment)
         TextWidth.activateUTF8Locale()
         _ = roster_guard_save_terminal(STDIN_FILENO)
 
@@ -49,6 +58,7 @@ public final class Terminal {
         noecho()
         nonl()
         keypad(roster_stdscr(), true)
+        KeySequences.defineAll()
         nodelay(roster_stdscr(), true)
         intrflush(roster_stdscr(), false)
         set_escdelay(25)
@@ -234,11 +244,16 @@ public final class Terminal {
 
 public enum TerminalError: Error, CustomStringConvertible {
     case notATerminal
+    /// TERM names a terminal without cursor addressing (`known`, e.g. dumb) or none terminfo has.
+    case cannotMoveCursor(term: String, known: Bool)
     case setupFailed(String)
 
     public var description: String {
         switch self {
         case .notATerminal: "Roster needs a terminal: standard input and output must be a TTY."
+        case .cannotMoveCursor(let term, let known):
+            "Roster needs a terminal that can move the cursor; TERM=\(term.isEmpty ? "(unset)" : term) "
+                + (known ? "cannot" : "is not in terminfo") + ". Run it in a terminal emulator or set TERM, e.g. TERM=xterm-256color."
         case .setupFailed(let detail): "Could not set up the terminal: \(detail)"
         }
     }

@@ -6,13 +6,15 @@ import RosterKit
 final class RosterSession {
     let tmux: TmuxSession
 
-    convenience init(server: ServerProcess, columns: Int = 120, rows: Int = 40, arguments: [String] = []) throws {
-        try self.init(url: server.url, token: server.token, directory: server.directory, columns: columns, rows: rows, arguments: arguments)
+    convenience init(server: ServerProcess, columns: Int = 120, rows: Int = 40, arguments: [String] = [], environment: [String: String] = [:]) throws {
+        try self.init(url: server.url, token: server.token, directory: server.directory, columns: columns, rows: rows,
+                      arguments: arguments, environment: environment)
     }
 
     /// `roster` against any URL, with its state under `directory` and, when given, `settings`
-    /// as its configuration file.
-    init(url: URL, token: String, directory: URL, settings: String? = nil, columns: Int = 120, rows: Int = 40, arguments: [String] = []) throws {
+    /// as its configuration file, and `environment` over the usual variables (e.g. a TERM).
+    init(url: URL, token: String, directory: URL, settings: String? = nil, columns: Int = 120, rows: Int = 40, arguments: [String] = [],
+         environment: [String: String] = [:]) throws {
         let roster = try BuiltProducts.url(of: "roster").path
         let configFolder = directory.appendingPathComponent("config")
         if let settings {
@@ -25,7 +27,7 @@ final class RosterSession {
             "XDG_STATE_HOME": directory.appendingPathComponent("state").path,
             "XDG_CONFIG_HOME": configFolder.path,
             "LANG": "C.UTF-8",
-        ])
+        ].merging(environment) { $1 })
     }
 
     /// The detail pane's text: what is right of the list's border on each line (the pane sits

@@ -30,6 +30,13 @@ final class TmuxSession {
         for key in keys { _ = try tmux(["send-keys", "-t", name, key]) }
     }
 
+    /// Writes these bytes to the pane's terminal as they are (`send-keys -H`): an escape
+    /// sequence reaches the program exactly as a terminal would send it, whatever tmux's idea
+    /// of the key.
+    func sendBytes(_ sequence: String) throws {
+        _ = try tmux(["send-keys", "-t", name, "-H"] + sequence.utf8.map { String($0, radix: 16) })
+    }
+
     /// Types text literally.
     func type(_ text: String) throws {
         _ = try tmux(["send-keys", "-t", name, "-l", text])
