@@ -29,8 +29,9 @@ extension AppModel {
             return
         }
         do {
-            let remembered = importMappings?.mapping(for: try ImportFileReader.headers(path: path))
-            let plan = try ImportFileReader.read(path: path, mapping: remembered)
+            // The attributes as far as the traits are known; the preview's comparison checks them again.
+            let remembered = importMappings?.mapping(for: try ImportFileReader.headers(path: path), attributes: traits.attributes)
+            let plan = try ImportFileReader.read(path: path, mapping: remembered, attributes: traits.attributes)
             guard !plan.rows.isEmpty else { return showLineProblem("\(path) has no users after its header.") }
             line = nil
             lastImportPath = editor.text

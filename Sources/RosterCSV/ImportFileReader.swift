@@ -17,20 +17,22 @@ public enum ImportFileReader {
         return header.fields
     }
 
-    /// Reads and checks the file with `mapping` (nil: as its headers say).
-    public static func read(path: String, mapping: ImportMapping? = nil) throws(ImportFileError) -> ImportPlan {
-        try plan(try CSVRecordReader(path: path), mapping: mapping)
+    /// Reads and checks the file with `mapping` (nil: as its headers say, placing the profile
+    /// `attributes` the directory has).
+    public static func read(path: String, mapping: ImportMapping? = nil, attributes: [UserAttribute] = []) throws(ImportFileError) -> ImportPlan {
+        try plan(try CSVRecordReader(path: path), mapping: mapping, attributes: attributes)
     }
 
     /// The same for text in memory (tests of the format).
-    public static func plan(data: Data, path: String, mapping: ImportMapping? = nil) throws(ImportFileError) -> ImportPlan {
-        try plan(CSVRecordReader(data: data, path: path), mapping: mapping)
+    public static func plan(data: Data, path: String, mapping: ImportMapping? = nil,
+                            attributes: [UserAttribute] = []) throws(ImportFileError) -> ImportPlan {
+        try plan(CSVRecordReader(data: data, path: path), mapping: mapping, attributes: attributes)
     }
 
-    static func plan(_ reader: CSVRecordReader, mapping given: ImportMapping?) throws(ImportFileError) -> ImportPlan {
+    static func plan(_ reader: CSVRecordReader, mapping given: ImportMapping?, attributes: [UserAttribute] = []) throws(ImportFileError) -> ImportPlan {
         guard let header = try reader.next() else { throw ImportFileError("\(reader.path) is empty.") }
         let headers = header.fields.map { $0.trimmingCharacters(in: .whitespaces) }
-        let mapping = given.flatMap { $0.headers == headers ? $0 : nil } ?? ImportMapping(headers: headers)
+        let mapping = given.flatMap { $0.headers == headers ? $0 : nil } ?? ImportMapping(headers: headers, attributes: attributes)
         var rows: [ImportRow] = []
         var firstLineOfKey: [String: Int] = [:]
         while let record = try reader.next() {
@@ -87,6 +89,10 @@ public enum ImportFileReader {
             guard let text = value(field) else { continue }
             if let status = status(text, as: field) { row.status = status } else { problems.append("unknown status “\(text)” in \(field.label)") }
         }
+        for attribute in mapping.attributes {
+            guard let text = value(.attribute(attribute)) else { continue }
+            if let problem = attributeProblem(text, attribute) { problems.append(problem) } else { row.attributes[attribute] = text }
+        }
         if let text = value(.groups) {
             row.groups = text.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         } else if mapping.has(.groups) {
@@ -99,6 +105,15 @@ public enum ImportFileReader {
         if let login = row.login, let problem = UserValidation.userNameProblem(login) { problems.append(problem) }
         if !problems.isEmpty { row.problem = problems.joined(separator: " ") }
         return row
+    }
+
+    /// Longer than directories take (LDAP's ub-title is 64; SCIM services vary), or with a
+    /// control character: said on the row rather than refused by the server one by one.
+    static func attributeProblem(_ text: String, _ attribute: UserAttribute) -> String? {
+        if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return "\(attribute.label) has a control character"
+        }
+        return text.count > 256 ? "\(attribute.label) is longer than 256 characters" : nil
     }
 
     /// A status as the templates write it: Roster's words, yes/no and true/false (`enabled`),

@@ -14,6 +14,8 @@ public struct ImportRow: Sendable, Equatable {
     public var status: Status?
     /// The groups the user is to be in; nil when the file has no groups column.
     public var groups: [String]?
+    /// The profile attributes the row fills (mapped and not empty): an update sets only these.
+    public var attributes: [UserAttribute: String] = [:]
     /// Why the row cannot be imported; nil for a good one.
     public var problem: String?
 
@@ -35,7 +37,7 @@ public struct ImportRow: Sendable, Equatable {
     /// its login, it can update a user but not create one).
     public var draft: UserDraft? {
         guard isValid, let name, !name.isEmpty, !email.isEmpty else { return nil }
-        return UserDraft(name: name, email: email, role: role, status: status, userName: login)
+        return UserDraft(name: name, email: email, role: role, status: status, userName: login, attributes: attributes)
     }
 
     /// `user` with what this row says applied: only the fields the file maps (and fills).
@@ -46,6 +48,7 @@ public struct ImportRow: Sendable, Equatable {
         if !email.isEmpty, email.lowercased() != user.email.lowercased() { draft.email = email }
         if let role { draft.role = role }
         if let status { draft.status = status }
+        draft.attributes = attributes
         return draft
     }
 }

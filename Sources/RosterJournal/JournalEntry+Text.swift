@@ -49,13 +49,19 @@ extension JournalRun {
     }
 }
 
-/// The user fields Roster writes, compared: what the journal shows and undo checks.
+/// The user fields Roster writes, compared: what the journal shows and undo checks. The
+/// profile attributes (`User.attributes`) are fields too: "title Engineer → Lead".
 public enum UserFields {
     public struct Difference: Sendable, Equatable {
         public var name: String
         public var before: String
         public var after: String
+        /// The profile attribute this is, when it is one (its `name` is the attribute's label).
+        public var attribute: UserAttribute?
     }
+
+    /// How an attribute the user does not have reads in a difference.
+    public static let none = "(none)"
 
     public static func differences(from old: User, to new: User) -> [Difference] {
         var result: [Difference] = []
@@ -63,11 +69,15 @@ public enum UserFields {
         if old.email != new.email { result.append(Difference(name: "email", before: old.email, after: new.email)) }
         if old.role != new.role { result.append(Difference(name: "role", before: old.role.rawValue, after: new.role.rawValue)) }
         if old.status != new.status { result.append(Difference(name: "status", before: old.status.rawValue, after: new.status.rawValue)) }
+        for attribute in UserAttribute.allCases where old.attributes[attribute] != new.attributes[attribute] {
+            result.append(Difference(name: attribute.label, before: old.attributes[attribute] ?? none,
+                                     after: new.attributes[attribute] ?? none, attribute: attribute))
+        }
         return result
     }
 
     /// Whether `a` and `b` agree on every field Roster writes.
     public static func same(_ a: User, _ b: User) -> Bool {
-        a.name == b.name && a.email == b.email && a.role == b.role && a.status == b.status
+        a.name == b.name && a.email == b.email && a.role == b.role && a.status == b.status && a.attributes == b.attributes
     }
 }

@@ -208,8 +208,9 @@ public actor InMemoryDirectory: Directory {
         let id = String(format: "user-%06d", nextID)
         nextID += 1
         now += 1
-        let user = User(id: id, name: draft.name, email: draft.email, role: draft.role ?? .member,
+        var user = User(id: id, name: draft.name, email: draft.email, role: draft.role ?? .member,
                         status: draft.status ?? .active, createdAt: now, updatedAt: now)
+        apply(draft.attributes, to: &user)
         users[id] = user
         createdByKey[idempotencyKey] = (sent, user)
         return user
@@ -225,9 +226,18 @@ public actor InMemoryDirectory: Directory {
         user.email = draft.email
         user.role = draft.role ?? user.role
         user.status = draft.status ?? user.status
+        apply(draft.attributes, to: &user)
         user.updatedAt = now
         users[id] = user
         return user
+    }
+
+    /// The attributes the traits name, as a directory that has them keeps them: an empty
+    /// value clears one; one the traits do not name is not kept (as the Roster API drops it).
+    private func apply(_ attributes: [UserAttribute: String], to user: inout User) {
+        for (attribute, value) in attributes where configuredTraits.attributes.contains(attribute) {
+            user.attributes[attribute] = value.isEmpty ? nil : value
+        }
     }
 
     public func deleteUser(id: String) async throws {

@@ -84,9 +84,14 @@ public final class SCIMPeer {
         return try JSONDecoder().decode(JSONValue.self, from: response.body)
     }
 
-    /// Changes a user behind Roster's back.
+    /// Changes a user's title behind Roster's back.
     public func patchTitle(id: String, _ title: String) async throws {
-        let body = #"{"schemas":["urn:ietf:params:scim:api:messages:2.0:PatchOp"],"Operations":[{"op":"replace","path":"title","value":"\#(title)"}]}"#
+        try await patch(id: id, path: "title", title)
+    }
+
+    /// Replaces one attribute of a user behind Roster's back.
+    public func patch(id: String, path: String, _ value: String) async throws {
+        let body = #"{"schemas":["urn:ietf:params:scim:api:messages:2.0:PatchOp"],"Operations":[{"op":"replace","path":"\#(path)","value":"\#(value)"}]}"#
         let response = try await TestTransport.shared.send(TransportRequest(
             method: .patch, url: url.appendingPathComponent("Users/\(id)"),
             headers: ["Authorization": "Bearer \(Self.token)", "Content-Type": "application/scim+json"], body: Data(body.utf8)))

@@ -46,7 +46,8 @@ public actor LDAPDirectory: Directory {
         let root = session.rootDSEIfKnown
         return DirectoryTraits(dialect: .ldap, canSort: root?.offersSort ?? false, hasRoles: false, statuses: [.active, .suspended],
                                hasGroups: true, canResetPassword: true,
-                               canRequirePasswordChange: root?.vendor == .activeDirectory, canUnlock: true)
+                               canRequirePasswordChange: root?.vendor == .activeDirectory, canUnlock: true,
+                               attributes: UserAttribute.allCases)
     }
 
     private func firstExisting(_ dns: [String]) async -> String? {

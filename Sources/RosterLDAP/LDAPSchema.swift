@@ -24,6 +24,8 @@ struct LDAPSchema: Sendable {
     var loginAttribute: String
     var emailAttribute: String
     var rdnAttribute: String
+    /// The LDAP attribute behind each profile attribute.
+    var profileAttributes: [UserAttribute: String]
     var status: StatusMechanism
     /// The ordering rule server-side sort needs for names (OpenLDAP's `displayName` and `cn`
     /// have none of their own); nil where the server orders them itself.
@@ -46,6 +48,12 @@ struct LDAPSchema: Sendable {
         loginAttribute = settings.loginAttribute ?? (isAD ? "sAMAccountName" : "uid")
         emailAttribute = settings.emailAttribute ?? "mail"
         rdnAttribute = settings.rdnAttribute ?? (isAD ? "cn" : "uid")
+        // inetOrgPerson has no `department`: its `departmentNumber` is the one (RFC 2798).
+        profileAttributes = [
+            .title: settings.titleAttribute ?? "title",
+            .department: settings.departmentAttribute ?? (isAD ? "department" : "departmentNumber"),
+            .employeeNumber: settings.employeeNumberAttribute ?? "employeeNumber",
+        ]
         status = isAD ? .userAccountControl : .passwordPolicy
         orderingRule = isAD ? nil : "caseIgnoreOrderingMatch"
     }
@@ -73,13 +81,14 @@ struct LDAPSchema: Sendable {
 
     /// Everything a person's row and detail pane read.
     var personAttributes: [String] {
-        var names = ["objectClass", nameAttribute, "cn", "givenName", "sn", loginAttribute, emailAttribute, "title",
-                     "telephoneNumber", "employeeNumber", "manager", "memberOf"]
+        var names = ["objectClass", nameAttribute, "cn", "givenName", "sn", loginAttribute, emailAttribute,
+                     "telephoneNumber", "manager", "memberOf"]
+        names += UserAttribute.allCases.compactMap { profileAttributes[$0] }
         switch status {
         case .passwordPolicy:
-            names += ["departmentNumber", "pwdAccountLockedTime", "createTimestamp", "modifyTimestamp"]
+            names += ["pwdAccountLockedTime", "createTimestamp", "modifyTimestamp"]
         case .userAccountControl:
-            names += ["department", "userPrincipalName", "userAccountControl", "lockoutTime", "whenCreated", "whenChanged"]
+            names += ["userPrincipalName", "userAccountControl", "lockoutTime", "whenCreated", "whenChanged"]
         }
         return names
     }

@@ -18,10 +18,16 @@ public struct LDAPSchemaSettings: Sendable, Equatable, Codable {
     public var emailAttribute: String?
     /// The attribute of a new entry's RDN (`uid`, AD's `cn`).
     public var rdnAttribute: String?
+    /// The attribute behind each profile attribute: title (`title`), department
+    /// (inetOrgPerson's `departmentNumber`, AD's `department`), employee number (`employeeNumber`).
+    public var titleAttribute: String?
+    public var departmentAttribute: String?
+    public var employeeNumberAttribute: String?
 
     public init(peopleBase: String? = nil, groupsBase: String? = nil, personClass: String? = nil, newPersonClasses: [String]? = nil,
                 groupClass: String? = nil, nameAttribute: String? = nil, loginAttribute: String? = nil,
-                emailAttribute: String? = nil, rdnAttribute: String? = nil) {
+                emailAttribute: String? = nil, rdnAttribute: String? = nil, titleAttribute: String? = nil,
+                departmentAttribute: String? = nil, employeeNumberAttribute: String? = nil) {
         self.peopleBase = peopleBase
         self.groupsBase = groupsBase
         self.personClass = personClass
@@ -31,5 +37,8 @@ public struct LDAPSchemaSettings: Sendable, Equatable, Codable {
         self.loginAttribute = loginAttribute
         self.emailAttribute = emailAttribute
         self.rdnAttribute = rdnAttribute
+        self.titleAttribute = titleAttribute
+        self.departmentAttribute = departmentAttribute
+        self.employeeNumberAttribute = employeeNumberAttribute
     }
 }

@@ -22,9 +22,11 @@ enum LDAPUserMapping {
         // The detail pane's "directory details" (the type SCIM's users use for the same purpose).
         user.scim = SCIMDetails(
             userName: login, displayName: entry.text(schema.nameAttribute), givenName: given, familyName: family, emails: emails,
-            title: entry.text("title"), phoneNumbers: entry.values("telephoneNumber"), groups: groups.map(\.name),
-            department: entry.text(isAD ? "department" : "departmentNumber"), employeeNumber: entry.text("employeeNumber"),
+            phoneNumbers: entry.values("telephoneNumber"), groups: groups.map(\.name),
             manager: entry.text("manager").map(LDAPDN.firstValue))
+        for (attribute, name) in schema.profileAttributes {
+            if let value = entry.text(name) { user.attributes[attribute] = value }
+        }
         return user
     }
 
@@ -69,6 +71,14 @@ enum LDAPUserMapping {
         if let status = draft.status, status != current.status, status == .active || status == .suspended {
             changes += statusModifications(suspend: status == .suspended, entry: entry, schema: schema)
         }
+        // Only the attributes the draft names, and of those only the changed: an empty value
+        // deletes the attribute (every value of it).
+        for (attribute, value) in draft.attributes.sorted(by: { $0.key < $1.key }) {
+            guard let name = schema.profileAttributes[attribute] else { continue }
+            let wanted = value.trimmingCharacters(in: .whitespaces)
+            guard wanted != current.attributes[attribute] ?? "" else { continue }
+            changes.append(wanted.isEmpty ? LDAPModification(.delete, name, [String]()) : LDAPModification(.replace, name, [wanted]))
+        }
         return changes
     }
 
@@ -100,6 +110,10 @@ enum LDAPUserMapping {
         ]
         if words.count > 1 { values.append(("givenName", [words.dropLast().joined(separator: " ")])) }
         if !draft.email.isEmpty { values.append((schema.emailAttribute, [draft.email])) }
+        for (attribute, value) in draft.attributes.sorted(by: { $0.key < $1.key }) {
+            let value = value.trimmingCharacters(in: .whitespaces)
+            if let name = schema.profileAttributes[attribute], !value.isEmpty { values.append((name, [value])) }
+        }
         if schema.vendor == .activeDirectory {
             // Created disabled (a normal account without a password); enabled as a second step.
             values.append(("userAccountControl", ["514"]))

@@ -139,6 +139,30 @@ struct UndoTests {
         #expect(now.name == "Renamed Elsewhere", "a field Roster did not write stays as they left it")
     }
 
+    @Test func profileAttributesAreJournalledAsTitleAToBAndUndoneToWhatTheyWere() async throws {
+        var users = Self.users(2)
+        users[0].attributes = [.title: "Engineer"]
+        let directory = InMemoryDirectory(users: users)
+        let journal = try journal()
+        let app = await app(directory, journal: journal)
+        await directory.setTraits(DirectoryTraits(dialect: .scim, attributes: UserAttribute.allCases))
+        let engineer = users[0]
+        var draft = engineer.draft
+        draft.attributes = [.title: "Lead", .department: "Platform"]
+        let asked = draft
+        _ = try await app.recorder.record(.update(engineer, to: asked), landed: { (.user($0), nil) }) {
+            try await directory.updateUser(id: engineer.id, with: asked)
+        }
+        try await journal.flush()
+        let entry = try #require(try await journal.entries().first)
+        #expect(entry.change == "title Engineer → Lead, department (none) → Platform")
+        #expect(entry.before?.user?.attributes == [.title: "Engineer"], "the journal keeps the attributes it stores")
+        #expect(await directory.storedUser(id: users[0].id)?.attributes == [.title: "Lead", .department: "Platform"])
+        let undo = try await undoRow(0, in: app)
+        #expect(undo.restored.count == 1)
+        #expect(await directory.storedUser(id: users[0].id)?.attributes == [.title: "Engineer"], "the department it added is cleared")
+    }
+
     @Test func anUndoCanBeUndone() async throws {
         let directory = InMemoryDirectory(users: Self.users(5))
         let journal = try journal()

@@ -136,14 +136,14 @@ struct ImportUpdateTests {
         model.startMapping()
         #expect(model.phase == .mapping && model.mappingCursor == 0, "the cursor starts on the first column not placed")
         func choose(_ field: ImportField) {
-            for _ in ImportModel.fieldChoices.indices where model.editedMapping?.fields[model.mappingCursor] != field { model.cycleField(by: 1) }
+            for _ in model.fieldChoices.indices where model.editedMapping?.fields[model.mappingCursor] != field { model.cycleField(by: 1) }
         }
         choose(.firstName)
         model.scroll(by: 1)
         choose(.lastName)
         model.scroll(by: 1)
         model.cycleField(by: -1) // h from "ignored" goes round to the last field
-        #expect(model.editedMapping?.fields[2] == ImportModel.fieldChoices.last!)
+        #expect(model.editedMapping?.fields[2] == model.fieldChoices.last!)
         model.cycleField(by: 1)
         model.cycleField(by: 1)
         #expect(model.editedMapping?.fields[2] == .name)

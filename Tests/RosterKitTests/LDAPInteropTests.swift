@@ -50,7 +50,7 @@ struct LDAPInteropTests {
         #expect(login.items.map(\.id) == ["uid=user000123,\(Self.people)"])
         #expect(login.items.first?.scim?.userName == "user000123")
         #expect(login.items.first?.email == "user000123@example.org")
-        #expect(login.items.first?.scim?.title == "Seeded 123")
+        #expect(login.items.first?.attributes[.title] == "Seeded 123")
     }
 
     @Test("the directory order sends no sort control: entry order, every page, even with every sort slot held")
@@ -150,6 +150,26 @@ struct LDAPInteropTests {
         #expect(raw["title"] == ["Seeded 42"])
         #expect(raw["cn"]?.isEmpty == false && raw["userpassword"]?.isEmpty == false)
         #expect(server.canBind(id, password: "seeded-42"))
+
+        // The profile attributes: only the changed one is modified; an empty one is deleted;
+        // what Roster does not model (the password, cn) survives.
+        var profile = edited.draft
+        profile.attributes = [.title: "Lead Engineer", .department: "Platform", .employeeNumber: edited.attributes[.employeeNumber] ?? ""]
+        let titled = try await directory.updateUser(id: id, with: profile)
+        #expect(titled.attributes[.title] == "Lead Engineer" && titled.attributes[.department] == "Platform")
+        raw = try server.ldapsearch(base: id, attributes: ["*"])
+        #expect(raw["title"] == ["Lead Engineer"] && raw["departmentnumber"] == ["Platform"], "inetOrgPerson's department is departmentNumber")
+        #expect(raw["userpassword"]?.isEmpty == false && raw["cn"]?.isEmpty == false)
+        profile.attributes = [.department: ""]
+        #expect(try await directory.updateUser(id: id, with: profile).attributes[.department] == nil)
+        raw = try server.ldapsearch(base: id, attributes: ["*"])
+        #expect(raw["departmentnumber"] == nil && raw["title"] == ["Lead Engineer"])
+        #expect(server.canBind(id, password: "seeded-42"))
+        let hired = try await directory.createUser(UserDraft(name: "Titled Hire", email: "titled@example.org", userName: "titled",
+                                                             attributes: [.title: "Analyst", .employeeNumber: "E-7"]))
+        raw = try server.ldapsearch(base: hired.id, attributes: ["title", "employeeNumber"])
+        #expect(raw["title"] == ["Analyst"] && raw["employeenumber"] == ["E-7"])
+        try await directory.deleteUser(id: hired.id)
 
         // Suspend: ppolicy's permanent lock; the person cannot bind. Reactivate: they can.
         draft = edited.draft

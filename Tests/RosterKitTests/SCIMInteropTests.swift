@@ -29,7 +29,8 @@ struct SCIMInteropTests {
         let capabilities = try await users.capabilities()
         #expect(capabilities == SCIMCapabilities(patch: full, sort: full, etags: full, filter: full,
                                                  maximumResults: full ? 1000 : nil, hasRoles: capabilities.hasRoles,
-                                                 changePassword: full))
+                                                 changePassword: full, attributes: [.title, .department, .employeeNumber]),
+                "scim2-server's schemas declare title and the enterprise extension's department and employeeNumber")
 
         // Browse: six pages of fifty, every user once.
         var seen = Set<String>()
@@ -69,6 +70,18 @@ struct SCIMInteropTests {
         for attribute in ["name", "title", "emails", "phoneNumbers", SCIMSchemas.enterpriseUser, "userName", "active"] {
             #expect(after[attribute: attribute] == barbara[attribute: attribute], "\(attribute) kept byte for byte")
         }
+
+        // The profile attributes: PATCH (or PUT without it) of only those named; clearing one;
+        // the extension's manager and the phones kept.
+        draft = renamed.draft
+        draft.attributes = [.title: "Chief Guide", .department: "Tours", .employeeNumber: ""]
+        let titled = try await users.updateUser(id: id, with: draft)
+        #expect(titled.attributes == [.title: "Chief Guide", .department: "Tours"])
+        let attributed = try await peer.raw(id: id)
+        #expect(attributed[attribute: "title"] == .string("Chief Guide"))
+        #expect(attributed[attribute: SCIMSchemas.enterpriseUser]?[attribute: "department"] == .string("Tours"))
+        #expect(attributed[attribute: SCIMSchemas.enterpriseUser]?[attribute: "employeeNumber"] == nil)
+        #expect(attributed[attribute: "phoneNumbers"] == barbara[attribute: "phoneNumbers"])
 
         // Suspend, then reactivate.
         draft = renamed.draft

@@ -36,14 +36,13 @@ struct SCIMMappingTests {
         let details = try #require(user.scim)
         #expect(details.userName == "bjensen")
         #expect(details.emails == ["bjensen@example.com", "babs@home.example"])
-        #expect(details.title == "Tour Guide")
         #expect(details.phoneNumbers == ["+1 555 555 5555"])
         #expect(details.groups == ["Tour Guides"])
-        #expect(details.department == "Tour Operations")
-        #expect(details.employeeNumber == "701984")
+        #expect(user.attributes == [.title: "Tour Guide", .department: "Tour Operations", .employeeNumber: "701984"],
+                "the core title and the enterprise extension's department and employee number")
         #expect(details.manager == "John Smith")
         #expect(details.version == #"W/"3""#)
-        #expect(details.fields.map(\.label).contains("Dept."))
+        #expect(!details.fields.map(\.label).contains("Title"), "the title is held once, in the attributes")
         #expect(details.fields.allSatisfy { $0.label.count <= 8 }, "labels fit the pane's label column")
     }
 
@@ -86,7 +85,7 @@ struct SCIMMappingTests {
             == [.init(op: "replace", path: "active", value: .bool(false))])
         draft.email = "barbara@example.com"
         let operations = SCIMUserMapping.patchOperations(from: draft, comparedWith: barbara, capabilities: SCIMCapabilities())
-        let emails = try #require(operations.first { $0.path == "emails" }?.value.arrayValue)
+        let emails = try #require(operations.first { $0.path == "emails" }?.value?.arrayValue)
         #expect(emails.count == 2, "the home email is kept")
         #expect(emails.contains(scimJSON(#"{"value":"babs@home.example","type":"home"}"#)))
         #expect(emails.contains(scimJSON(#"{"value":"barbara@example.com","type":"work","primary":true}"#)))
@@ -104,6 +103,67 @@ struct SCIMMappingTests {
         let again = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(replaced))
         #expect(again == replaced)
         #expect(again[attribute: "x-custom"]?[attribute: "shoeSize"] == .integer(44))
+    }
+
+    static let everyAttribute = SCIMCapabilities(patch: true, attributes: UserAttribute.allCases)
+
+    @Test func aDraftsAttributesBecomePatchOperationsOfOnlyWhatChanged() throws {
+        var draft = try #require(SCIMUserMapping.user(from: barbara)).draft
+        draft.attributes = [.title: "Chief Guide", .department: "", .employeeNumber: "701984"]
+        let operations = SCIMUserMapping.patchOperations(from: draft, comparedWith: barbara, capabilities: Self.everyAttribute)
+        #expect(operations.map(\.json) == [
+            scimJSON(#"{"op":"replace","path":"title","value":"Chief Guide"}"#),
+            scimJSON(#"{"op":"remove","path":"urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department"}"#),
+        ], "the employee number is unchanged, so not sent; an empty department is a remove without a value")
+        // The body on the wire.
+        let body = try #require(try SCIMEndpoint.patchUser(id: "2819c223", operations, ifMatch: nil).encodeBody(with: JSONEncoder()))
+        let sent = try JSONDecoder().decode(JSONValue.self, from: body)
+        #expect(sent[attribute: "Operations"]?.arrayValue?.count == 2)
+        #expect(sent[attribute: "Operations"]?.arrayValue?.last?[attribute: "value"] == nil)
+        // A service whose schemas lack them is sent none.
+        #expect(SCIMUserMapping.patchOperations(from: draft, comparedWith: barbara, capabilities: SCIMCapabilities(patch: true)).isEmpty)
+    }
+
+    @Test func aPutSetsTheAttributesInTheirSchemaAndKeepsTheRest() throws {
+        var draft = try #require(SCIMUserMapping.user(from: barbara)).draft
+        draft.attributes = [.title: "Chief Guide", .department: "Tours"]
+        var capabilities = Self.everyAttribute
+        capabilities.patch = false
+        let replaced = SCIMUserMapping.applying(draft, to: barbara, capabilities: capabilities)
+        #expect(replaced[attribute: "title"] == .string("Chief Guide"))
+        let enterprise = replaced[attribute: SCIMSchemas.enterpriseUser]
+        #expect(enterprise?[attribute: "department"] == .string("Tours"))
+        #expect(enterprise?[attribute: "employeeNumber"] == .string("701984") && enterprise?[attribute: "manager"] != nil)
+        #expect(replaced[attribute: "x-custom"] == barbara[attribute: "x-custom"])
+
+        // A user without the extension gets it, and its URN in schemas.
+        let plain = scimJSON(#"{"schemas":["urn:ietf:params:scim:schemas:core:2.0:User"],"id":"9","userName":"p","emails":[{"value":"p@example.com","primary":true}]}"#)
+        var draftForPlain = try #require(SCIMUserMapping.user(from: plain)).draft
+        draftForPlain.attributes = [.department: "Sales"]
+        let extended = SCIMUserMapping.applying(draftForPlain, to: plain, capabilities: capabilities)
+        #expect(extended[attribute: "schemas"] == .array([.string(SCIMSchemas.user), .string(SCIMSchemas.enterpriseUser)]))
+        #expect(extended[attribute: SCIMSchemas.enterpriseUser]?[attribute: "department"] == .string("Sales"))
+    }
+
+    @Test func aNewUserCarriesItsAttributesWhereTheServiceHasThem() {
+        let draft = UserDraft(name: "Ana", email: "ana@example.com", attributes: [.title: "Engineer", .employeeNumber: "42", .department: ""])
+        let resource = SCIMUserMapping.newResource(from: draft, capabilities: Self.everyAttribute)
+        #expect(resource[attribute: "title"] == .string("Engineer"))
+        #expect(resource[attribute: SCIMSchemas.enterpriseUser] == scimJSON(#"{"employeeNumber":"42"}"#), "an empty value is not sent")
+        #expect(resource[attribute: "schemas"]?.arrayValue?.contains(.string(SCIMSchemas.enterpriseUser)) == true)
+        let bare = SCIMUserMapping.newResource(from: draft, capabilities: SCIMCapabilities())
+        #expect(bare[attribute: "title"] == nil && bare[attribute: SCIMSchemas.enterpriseUser] == nil)
+    }
+
+    @Test func theAttributesComeFromTheUserSchemaAndTheEnterpriseExtension() {
+        let config = scimJSON("{}")
+        let core = scimJSON(#"{"attributes":[{"name":"userName"},{"name":"title"}]}"#)
+        let enterprise = scimJSON(#"{"attributes":[{"name":"employeeNumber"},{"name":"department"},{"name":"manager"}]}"#)
+        #expect(SCIMCapabilities.from(serviceProviderConfig: config, userSchema: core, enterpriseSchema: enterprise).attributes
+            == [.title, .department, .employeeNumber])
+        #expect(SCIMCapabilities.from(serviceProviderConfig: config, userSchema: core).attributes == [.title], "no extension: no department")
+        #expect(SCIMCapabilities.from(serviceProviderConfig: config, userSchema: scimJSON(#"{"attributes":[]}"#),
+                                      enterpriseSchema: enterprise).attributes == [.department, .employeeNumber])
     }
 
     @Test func capabilitiesComeFromTheConfigAndTheSchema() {

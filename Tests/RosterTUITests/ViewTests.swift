@@ -191,9 +191,9 @@ struct ViewTests {
         var user = mixedUsers[0]
         user.scim = SCIMDetails(
             userName: "asilva", displayName: "Ana Silva", givenName: "Ana", familyName: "Silva",
-            emails: ["ana@example.com", "ana@home.example"], title: "Engineer", phoneNumbers: ["+351 21 000 0000"],
-            groups: ["Platform", "On call"], department: "R&D", employeeNumber: "701984", manager: "João Costa",
-            version: #"W/"7""#)
+            emails: ["ana@example.com", "ana@home.example"], phoneNumbers: ["+351 21 000 0000"],
+            groups: ["Platform", "On call"], manager: "João Costa", version: #"W/"7""#)
+        user.attributes = [.title: "Engineer", .department: "R&D", .employeeNumber: "701984"]
         let canvas = grid(50, 24)
         DetailPane.draw(DetailContent(user: user), spinner: nil, in: Rect(row: 0, column: 0, width: 50, height: 24), on: canvas)
         let text = canvas.text

@@ -223,14 +223,17 @@ public final class ImportModel {
             return
         }
         comparison = .comparing
+        comparisonNumber += 1
+        let number = comparisonNumber
         let rows = plan.rows
         let directory = self.directory
         comparing = activity.startLoad { [weak self] in
             do {
-                let traits = await directory.traits()
                 let matched = try await ImportMatcher(directory: directory).match(rows)
+                // After the first list: a SCIM service's traits name its attributes once its schemas are read.
+                let traits = await directory.traits()
                 let groups = try await Self.findGroups(named: rows, in: directory, traits: traits)
-                self?.compared(rows: rows, users: matched.users, groups: groups, requests: matched.requests + groups.requests, traits: traits)
+                self?.compared(number, users: matched.users, groups: groups, requests: matched.requests + groups.requests, traits: traits)
             } catch {
                 guard let shown = APIError.shown(for: error) else { return }
                 self?.comparison = .failed(shown.reason)
@@ -238,9 +241,22 @@ public final class ImportModel {
         }
     }
 
-    private func compared(rows: [ImportRow], users: [Int: User], groups: (found: [String: GroupReference], missing: [String], requests: Int),
+    /// Counts the comparisons started: only the latest one's answer is used.
+    @ObservationIgnored private var comparisonNumber = 0
+
+    private func compared(_ number: Int, users: [Int: User], groups: (found: [String: GroupReference], missing: [String], requests: Int),
                           requests: Int, traits: DirectoryTraits) {
-        guard rows == plan.rows else { return }
+        guard number == comparisonNumber else { return }
+        if traits.attributes != plan.mapping.attributes {
+            // The file was read before the directory said which attributes it has: read it
+            // again with them placed (the rows' lines, and so the matches, stay the same).
+            do {
+                plan = try ImportFileReader.read(path: plan.path, mapping: plan.mapping.placing(attributes: traits.attributes))
+            } catch {
+                comparison = .failed(error.description)
+                return
+            }
+        }
         var verdicts: [Int: ImportVerdict] = [:]
         for index in plan.rows.indices where plan.rows[index].isValid {
             if !traits.hasRoles { plan.rows[index].role = nil }
@@ -287,8 +303,9 @@ public final class ImportModel {
         phase = .mapping
     }
 
-    /// The field choices in the order h/l go through them: ignored first.
-    public static let fieldChoices: [ImportField?] = [nil] + ImportField.allCases.map(Optional.some)
+    /// The field choices in the order h/l go through them: ignored first, then the fields and
+    /// the profile attributes this directory has.
+    public var fieldChoices: [ImportField?] { [nil] + (editedMapping ?? plan.mapping).choices.map(Optional.some) }
 
     /// Sets the field of the column under the cursor (nil: ignored).
     public func setField(_ field: ImportField?) {
@@ -301,7 +318,7 @@ public final class ImportModel {
     /// another column has (a field is on one column at most).
     public func cycleField(by step: Int) {
         guard phase == .mapping, let mapping = editedMapping, mapping.fields.indices.contains(mappingCursor) else { return }
-        let choices = Self.fieldChoices
+        let choices = fieldChoices
         var index = choices.firstIndex(of: mapping.fields[mappingCursor]) ?? 0
         repeat {
             index = (index + step + choices.count) % choices.count

@@ -33,6 +33,10 @@ public struct ChangeRecorder: Sendable {
             after.email = draft.email
             if let role = draft.role { after.role = role }
             if let status = draft.status { after.status = status }
+            for (attribute, value) in draft.attributes {
+                let value = value.trimmingCharacters(in: .whitespaces)
+                after.attributes[attribute] = value.isEmpty ? nil : value
+            }
             return Write(kind: .user, objectID: user.id, label: user.label, action: .updateUser, before: .user(user), after: .user(after),
                          etag: user.scim?.version)
         }

@@ -67,12 +67,12 @@ enum UndoStep {
             let changed = UserFields.differences(from: before, to: roster)
             let current = UserFields.differences(from: before, to: now)
             var conflicts: [UndoConflict] = []
-            var toSetBack: [String] = []
+            var toSetBack: [UserFields.Difference] = []
             for field in changed {
                 let nowValue = current.first { $0.name == field.name }?.after ?? field.before
                 if nowValue == field.before { continue } // already as before
                 if nowValue == field.after || force {
-                    toSetBack.append(field.name)
+                    toSetBack.append(field)
                 } else {
                     conflicts.append(UndoConflict(field: field.name, before: field.before, roster: field.after, now: nowValue))
                 }
@@ -80,8 +80,13 @@ enum UndoStep {
             if !conflicts.isEmpty { return .conflict(conflicts) }
             guard !toSetBack.isEmpty else { return .alreadyAsBefore }
             var draft = now.draft
-            for name in toSetBack {
-                switch name {
+            for field in toSetBack {
+                if let attribute = field.attribute {
+                    // "" clears an attribute the user did not have before.
+                    draft.attributes[attribute] = before.attributes[attribute] ?? ""
+                    continue
+                }
+                switch field.name {
                 case "name": draft.name = before.name
                 case "email": draft.email = before.email
                 case "role": draft.role = before.role
@@ -125,7 +130,9 @@ enum UndoStep {
                 return .alreadyAsBefore // still there: the delete did not land
             } catch APIError.notFound {}
             requests += 1
-            let draft = gone.draft
+            var recreated = gone.draft
+            recreated.attributes = gone.attributes
+            let draft = recreated
             let made = try await recorder.record(write(.create(draft)), run: runID, landed: { (.user($0), $0.id) }) {
                 try await directory.createUser(draft)
             }

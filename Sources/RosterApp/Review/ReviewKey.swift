@@ -13,7 +13,7 @@ public enum ReviewKey: String, Sendable, CaseIterable {
         switch self {
         case .email: user.email
         case .login: user.scim?.userName ?? ""
-        case .employeeNumber: user.scim?.employeeNumber ?? ""
+        case .employeeNumber: user.attributes[.employeeNumber] ?? ""
         }
     }
 

@@ -1,7 +1,9 @@
 import Foundation
+import RosterKit
 
 /// Recognises a column by its header text: the bulk templates of Google Workspace, Entra ID
-/// and Okta, Roster's own export, and the SCIM and LDAP attribute names. A header is compared
+/// and Okta, Roster's own export, and the SCIM and LDAP attribute names. A profile attribute
+/// (title, department, employee number) is placed only when the directory has it. A header is compared
 /// without case, spaces, `_` or `-`, and without a template's markers: Google's `[Required]`
 /// or `[UPLOAD ONLY]` and Entra's trailing `Required`; Entra's attribute in brackets
 /// (`User name [userPrincipalName] Required`) is tried first.
@@ -21,6 +23,11 @@ public enum ImportHeader {
         add(.enabled, ["active", "accountEnabled", "account enabled", "enabled"])
         add(.blockSignIn, ["block sign in (yes/no)", "block sign in", "blockSignIn"])
         add(.groups, ["groups", "group", "memberOf", "member of", "group names"])
+        // Google: Employee Title, Department, Employee ID; Entra: Job title [jobTitle],
+        // Department [department]; Okta: title, department, employeeNumber.
+        add(.attribute(.title), ["title", "job title", "jobTitle", "employee title"])
+        add(.attribute(.department), ["department", "departmentNumber", "dept"])
+        add(.attribute(.employeeNumber), ["employeeNumber", "employee number", "employee id", "employeeId"])
         return table
     }()
 
@@ -35,11 +42,13 @@ public enum ImportHeader {
         return words
     }
 
-    /// The field of each column, as far as the headers say.
-    public static func recognise(_ headers: [String]) -> [ImportField?] {
+    /// The field of each column, as far as the headers say; an attribute the directory does
+    /// not have (not in `attributes`) is not placed.
+    public static func recognise(_ headers: [String], attributes: [UserAttribute] = []) -> [ImportField?] {
         var seen = Set<ImportField>()
         return headers.map { header in
             guard let field = field(for: header), !seen.contains(field) else { return nil }
+            if let attribute = field.attribute, !attributes.contains(attribute) { return nil }
             seen.insert(field)
             return field
         }

@@ -1,4 +1,5 @@
 import Foundation
+import RosterKit
 
 /// The mappings a person made in the import preview, remembered per header set: the next
 /// file with the same header line opens mapped the same way. JSON in the state folder, 0600 in
@@ -16,11 +17,12 @@ public struct ImportMappingStore: Sendable {
         var saved: Date
     }
 
-    /// The remembered mapping for these headers, if one was kept.
-    public func mapping(for headers: [String]) -> ImportMapping? {
+    /// The remembered mapping for these headers, if one was kept, on a directory with
+    /// `attributes` (a column kept on an attribute it lacks is ignored).
+    public func mapping(for headers: [String], attributes: [UserAttribute] = []) -> ImportMapping? {
         let key = ImportMapping(headers: headers).headerKey
         guard let entry = read()[key], entry.fields.count == headers.count else { return nil }
-        return ImportMapping(headers: headers, fields: entry.fields.map { ImportField(rawValue: $0) })
+        return ImportMapping(headers: headers, fields: entry.fields.map { ImportField(rawValue: $0) }, attributes: attributes)
     }
 
     /// Keeps `mapping` for its header set.

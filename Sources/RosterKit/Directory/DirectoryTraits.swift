@@ -21,10 +21,14 @@ public struct DirectoryTraits: Sendable, Equatable {
     public var canRequirePasswordChange: Bool
     /// Whether an account locked by failed logins can be unlocked (`Directory.unlock`).
     public var canUnlock: Bool
+    /// The profile attributes users have here, which an import can set and the detail pane
+    /// shows: SCIM's `title` and enterprise `department`/`employeeNumber` where the service's
+    /// schemas declare them, LDAP's person attributes; none on the Roster API.
+    public var attributes: [UserAttribute]
 
     public init(dialect: Dialect, canSort: Bool = true, hasRoles: Bool = true, statuses: [Status] = Status.known,
                 searchLimitation: String? = nil, hasGroups: Bool = false, hasHistory: Bool = false, canResetPassword: Bool = false,
-                canRequirePasswordChange: Bool = false, canUnlock: Bool = false) {
+                canRequirePasswordChange: Bool = false, canUnlock: Bool = false, attributes: [UserAttribute] = []) {
         self.dialect = dialect
         self.canSort = canSort
         self.hasRoles = hasRoles
@@ -35,6 +39,7 @@ public struct DirectoryTraits: Sendable, Equatable {
         self.canResetPassword = canResetPassword
         self.canRequirePasswordChange = canRequirePasswordChange
         self.canUnlock = canUnlock
+        self.attributes = attributes
     }
 
     public static let rosterAPI = DirectoryTraits(dialect: .roster)

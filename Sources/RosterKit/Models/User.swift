@@ -15,6 +15,10 @@ public struct User: Codable, Sendable, Equatable, Hashable, Identifiable {
     /// What a SCIM service sent beyond these fields; nil for the Roster API. Not part of the
     /// Roster wire format.
     public var scim: SCIMDetails? = nil
+    /// The profile attributes the directory holds for the user (title, department…), each
+    /// read by its dialect; empty for the Roster API, whose wire format has none (the key is
+    /// only written when there are some, so the journal keeps them and the wire is unchanged).
+    public var attributes: [UserAttribute: String] = [:]
 
     public init(
         id: String, name: String, email: String, role: Role, status: Status,
@@ -31,7 +35,7 @@ public struct User: Codable, Sendable, Equatable, Hashable, Identifiable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, name, email, role, status, groups
+        case id, name, email, role, status, groups, attributes
         case createdAt = "created_at"
         case updatedAt = "updated_at"
     }
@@ -49,6 +53,20 @@ public struct User: Codable, Sendable, Equatable, Hashable, Identifiable {
         createdAt = try Self.timestamp(in: container, forKey: .createdAt)
         updatedAt = try Self.timestamp(in: container, forKey: .updatedAt)
         groups = try container.decodeIfPresent([GroupReference].self, forKey: .groups) ?? []
+        attributes = [UserAttribute: String](byName: try container.decodeIfPresent([String: String].self, forKey: .attributes) ?? [:])
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(email, forKey: .email)
+        try container.encode(role, forKey: .role)
+        try container.encode(status, forKey: .status)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(updatedAt, forKey: .updatedAt)
+        try container.encode(groups, forKey: .groups)
+        if !attributes.isEmpty { try container.encode(attributes.byName, forKey: .attributes) }
     }
 
     private static func timestamp(in container: KeyedDecodingContainer<CodingKeys>, forKey key: CodingKeys) throws -> Date {

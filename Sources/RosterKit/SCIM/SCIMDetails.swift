@@ -1,5 +1,6 @@
 /// What a SCIM user holds beyond Roster's own fields, for the detail pane and the form.
-/// Nil on users of the Roster API.
+/// Nil on users of the Roster API. The profile attributes (title, department, employee
+/// number) are not here but in `User.attributes`, which every dialect fills.
 public struct SCIMDetails: Sendable, Equatable, Hashable {
     public var userName: String
     public var displayName: String?
@@ -8,13 +9,10 @@ public struct SCIMDetails: Sendable, Equatable, Hashable {
     public var familyName: String?
     /// Every email, the primary first.
     public var emails: [String]
-    public var title: String?
     public var phoneNumbers: [String]
     public var roles: [String]
     /// Display names of the groups the user is in (read-only in SCIM).
     public var groups: [String]
-    public var department: String?
-    public var employeeNumber: String?
     /// The manager's display name, else their id.
     public var manager: String?
     /// `meta.version`: the ETag to send as `If-Match`.
@@ -22,9 +20,8 @@ public struct SCIMDetails: Sendable, Equatable, Hashable {
 
     public init(
         userName: String, displayName: String? = nil, formattedName: String? = nil, givenName: String? = nil,
-        familyName: String? = nil, emails: [String] = [], title: String? = nil, phoneNumbers: [String] = [],
-        roles: [String] = [], groups: [String] = [], department: String? = nil, employeeNumber: String? = nil,
-        manager: String? = nil, version: String? = nil
+        familyName: String? = nil, emails: [String] = [], phoneNumbers: [String] = [],
+        roles: [String] = [], groups: [String] = [], manager: String? = nil, version: String? = nil
     ) {
         self.userName = userName
         self.displayName = displayName
@@ -32,12 +29,9 @@ public struct SCIMDetails: Sendable, Equatable, Hashable {
         self.givenName = givenName
         self.familyName = familyName
         self.emails = emails
-        self.title = title
         self.phoneNumbers = phoneNumbers
         self.roles = roles
         self.groups = groups
-        self.department = department
-        self.employeeNumber = employeeNumber
         self.manager = manager
         self.version = version
     }
@@ -51,12 +45,9 @@ public struct SCIMDetails: Sendable, Equatable, Hashable {
         if let givenName { result.append(("Given", givenName)) }
         if let familyName { result.append(("Family", familyName)) }
         if emails.count > 1 { result.append(("Emails", emails.joined(separator: ", "))) }
-        if let title { result.append(("Title", title)) }
         if !phoneNumbers.isEmpty { result.append(("Phone", phoneNumbers.joined(separator: ", "))) }
         if !roles.isEmpty { result.append(("Roles", roles.joined(separator: ", "))) }
         if !groups.isEmpty { result.append(("Groups", groups.joined(separator: ", "))) }
-        if let department { result.append(("Dept.", department)) }
-        if let employeeNumber { result.append(("Emp. no.", employeeNumber)) }
         if let manager { result.append(("Manager", manager)) }
         if let version { result.append(("Version", version)) }
         return result

@@ -46,11 +46,14 @@ public actor SCIMDirectory: Directory {
     }
 
     private func readCapabilities() async throws -> SCIMCapabilities {
-        // Both at once: over a slow link each is a round trip.
+        // All at once: over a slow link each is a round trip. A service without the enterprise
+        // extension answers 404 there: no department or employee number.
         async let schemaRead = try? json(SCIMEndpoint.userSchema)
+        async let enterpriseRead = try? json(SCIMEndpoint.enterpriseUserSchema)
         let config = try await json(SCIMEndpoint.serviceProviderConfig)
         let schema = await schemaRead
-        var capabilities = SCIMCapabilities.from(serviceProviderConfig: config, userSchema: schema)
+        let enterprise = await enterpriseRead
+        var capabilities = SCIMCapabilities.from(serviceProviderConfig: config, userSchema: schema, enterpriseSchema: enterprise)
         if !capabilities.filter { searchMode = .unavailable }
         if schema == nil { capabilities.hasRoles = false }
         knownCapabilities = capabilities
@@ -62,7 +65,8 @@ public actor SCIMDirectory: Directory {
         return DirectoryTraits(
             dialect: .scim, canSort: capabilities.sort, hasRoles: capabilities.hasRoles, statuses: [.active, .suspended],
             searchLimitation: searchMode == .contains ? nil : searchMode.summary,
-            hasGroups: capabilities.filter, canResetPassword: capabilities.changePassword && capabilities.patch)
+            hasGroups: capabilities.filter, canResetPassword: capabilities.changePassword && capabilities.patch,
+            attributes: capabilities.attributes)
     }
 
     // MARK: Reading

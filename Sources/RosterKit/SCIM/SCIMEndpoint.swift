@@ -5,6 +5,8 @@ import Foundation
 public enum SCIMEndpoint: Endpoint {
     case serviceProviderConfig
     case userSchema
+    /// The enterprise User extension's schema: which of department and employeeNumber it has.
+    case enterpriseUserSchema
     case listUsers(SCIMListRequest)
     case getUser(id: String)
     case createUser(JSONValue, idempotencyKey: String)
@@ -15,7 +17,7 @@ public enum SCIMEndpoint: Endpoint {
 
     public var method: HTTPMethod {
         switch self {
-        case .serviceProviderConfig, .userSchema, .listUsers, .getUser, .listGroups: .get
+        case .serviceProviderConfig, .userSchema, .enterpriseUserSchema, .listUsers, .getUser, .listGroups: .get
         case .createUser: .post
         case .replaceUser: .put
         case .patchUser: .patch
@@ -27,6 +29,7 @@ public enum SCIMEndpoint: Endpoint {
         switch self {
         case .serviceProviderConfig: ["ServiceProviderConfig"]
         case .userSchema: ["Schemas", SCIMSchemas.user]
+        case .enterpriseUserSchema: ["Schemas", SCIMSchemas.enterpriseUser]
         case .listUsers, .createUser: ["Users"]
         case .listGroups: ["Groups"]
         case .getUser(let id), .replaceUser(let id, _, _), .patchUser(let id, _, _), .deleteUser(let id, _): ["Users", id]

@@ -26,14 +26,12 @@ public enum SCIMUserMapping {
 
         let details = SCIMDetails(
             userName: userName, displayName: displayName, formattedName: formatted, givenName: given, familyName: family,
-            emails: emails, title: nonEmpty(resource[attribute: "title"]?.stringValue),
+            emails: emails,
             phoneNumbers: primaryFirst(resource[attribute: "phoneNumbers"]),
             roles: roles,
             groups: (resource[attribute: "groups"]?.arrayValue ?? []).compactMap {
                 $0[attribute: "display"]?.stringValue ?? $0[attribute: "value"]?.stringValue
             },
-            department: nonEmpty(enterprise?[attribute: "department"]?.stringValue),
-            employeeNumber: nonEmpty(enterprise?[attribute: "employeeNumber"]?.stringValue),
             manager: nonEmpty(manager?[attribute: "displayName"]?.stringValue) ?? nonEmpty(manager?[attribute: "value"]?.stringValue),
             version: meta?[attribute: "version"]?.stringValue)
 
@@ -44,6 +42,11 @@ public enum SCIMUserMapping {
             createdAt: created ?? modified ?? Date(timeIntervalSince1970: 0),
             updatedAt: modified ?? created ?? Date(timeIntervalSince1970: 0))
         user.scim = details
+        for attribute in UserAttribute.allCases {
+            if let value = nonEmpty(container(of: attribute, in: resource)?[attribute: attribute.rawValue]?.stringValue) {
+                user.attributes[attribute] = value
+            }
+        }
         // Read-only in SCIM too; the ids let the app take a user out of a group by `PATCH /Groups`.
         user.groups = (resource[attribute: "groups"]?.arrayValue ?? []).compactMap { group in
             group[attribute: "value"]?.stringValue.map { GroupReference(id: $0, name: group[attribute: "display"]?.stringValue ?? $0) }
@@ -64,7 +67,43 @@ public enum SCIMUserMapping {
         if capabilities.hasRoles, let role = draft.role {
             members["roles"] = .array([.object(["value": .string(role.rawValue), "primary": .bool(true)])])
         }
-        return .object(members)
+        var resource = JSONValue.object(members)
+        for (attribute, value) in draft.attributes.sorted(by: { $0.key < $1.key })
+        where capabilities.attributes.contains(attribute) && !value.isEmpty {
+            setAttribute(attribute, .string(value), in: &resource)
+        }
+        return resource
+    }
+
+    /// Where an attribute lives in a resource: the core schema's `title`; the enterprise
+    /// extension's `department` and `employeeNumber`.
+    static func isEnterprise(_ attribute: UserAttribute) -> Bool { attribute != .title }
+
+    /// The PATCH path of an attribute (RFC 7644 section 3.5.2: an extension's attribute by
+    /// its schema URN, a colon and its name).
+    static func path(of attribute: UserAttribute) -> String {
+        isEnterprise(attribute) ? "\(SCIMSchemas.enterpriseUser):\(attribute.rawValue)" : attribute.rawValue
+    }
+
+    private static func container(of attribute: UserAttribute, in resource: JSONValue) -> JSONValue? {
+        isEnterprise(attribute) ? resource[attribute: SCIMSchemas.enterpriseUser] : resource
+    }
+
+    /// Sets (or with nil removes) the attribute in `resource`, every other value kept; the
+    /// extension's URN joins `schemas` when the extension object is new.
+    static func setAttribute(_ attribute: UserAttribute, _ value: JSONValue?, in resource: inout JSONValue) {
+        guard isEnterprise(attribute) else {
+            resource.set(attribute.rawValue, value)
+            return
+        }
+        var extensionObject = resource[attribute: SCIMSchemas.enterpriseUser] ?? .object([:])
+        extensionObject.set(attribute.rawValue, value)
+        resource.set(SCIMSchemas.enterpriseUser, extensionObject)
+        var schemas = resource[attribute: "schemas"]?.arrayValue ?? [.string(SCIMSchemas.user)]
+        if !schemas.contains(.string(SCIMSchemas.enterpriseUser)) {
+            schemas.append(.string(SCIMSchemas.enterpriseUser))
+            resource.set("schemas", .array(schemas))
+        }
     }
 
     /// `resource` with the draft's values in place and everything else as it was: what a PUT
@@ -73,12 +112,11 @@ public enum SCIMUserMapping {
         var result = resource
         for operation in patchOperations(from: draft, comparedWith: resource, capabilities: capabilities) {
             switch operation.path {
-            case "displayName": result.set("displayName", operation.value)
-            case "active": result.set("active", operation.value)
-            case "userName": result.set("userName", operation.value)
-            case "emails": result.set("emails", operation.value)
-            case "roles": result.set("roles", operation.value)
-            default: break
+            case "displayName", "active", "userName", "emails", "roles": result.set(operation.path, operation.value)
+            default:
+                if let attribute = UserAttribute.allCases.first(where: { path(of: $0) == operation.path }) {
+                    setAttribute(attribute, operation.value, in: &result)
+                }
             }
         }
         return result
@@ -87,16 +125,19 @@ public enum SCIMUserMapping {
     public struct PatchOperation: Sendable, Equatable {
         public var op: String
         public var path: String
-        public var value: JSONValue
+        /// Nil for a `remove`, which has none.
+        public var value: JSONValue?
 
-        public init(op: String, path: String, value: JSONValue) {
+        public init(op: String, path: String, value: JSONValue?) {
             self.op = op
             self.path = path
             self.value = value
         }
 
         public var json: JSONValue {
-            .object(["op": .string(op), "path": .string(path), "value": value])
+            var members: [String: JSONValue] = ["op": .string(op), "path": .string(path)]
+            if let value { members["value"] = value }
+            return .object(members)
         }
     }
 
@@ -125,6 +166,14 @@ public enum SCIMUserMapping {
         if capabilities.hasRoles, let role = draft.role, role != current.role {
             operations.append(PatchOperation(
                 op: "replace", path: "roles", value: replacingPrimary(in: resource[attribute: "roles"], with: role.rawValue, type: nil)))
+        }
+        // Only the attributes the draft names; an empty value removes the attribute.
+        for (attribute, value) in draft.attributes.sorted(by: { $0.key < $1.key }) where capabilities.attributes.contains(attribute) {
+            let now = current.attributes[attribute] ?? ""
+            guard value.trimmingCharacters(in: .whitespaces) != now else { continue }
+            operations.append(value.trimmingCharacters(in: .whitespaces).isEmpty
+                ? PatchOperation(op: "remove", path: path(of: attribute), value: nil)
+                : PatchOperation(op: "replace", path: path(of: attribute), value: .string(value)))
         }
         return operations
     }

@@ -50,7 +50,7 @@ extension Presenter {
             } else if !model.missingGroups.isEmpty {
                 note = "Groups that do not exist yet: \(model.missingGroups.joined(separator: ", "))"
             } else if !plan.mapping.ignored.isEmpty {
-                note = "Ignored columns: \(plan.mapping.ignored.joined(separator: ", ")) (m to map)"
+                note = "Ignored columns: \(plan.mapping.ignoredNotes.joined(separator: ", ")) (m to map)"
             }
         case .askingGroups:
             title = "Import \(file) — create the missing groups?"

@@ -54,7 +54,8 @@ struct LDAPSection: Codable, Equatable {
     var schema: LDAPSchemaSettings
 
     static let keys = ["peopleBase", "groupsBase", "personClass", "newPersonClasses", "groupClass", "nameAttribute",
-                       "loginAttribute", "emailAttribute", "rdnAttribute"]
+                       "loginAttribute", "emailAttribute", "rdnAttribute", "titleAttribute", "departmentAttribute",
+                       "employeeNumberAttribute"]
 
     init(from decoder: any Decoder) throws {
         try SettingsFile.rejectUnknownKeys(in: decoder, known: Self.keys)
