@@ -289,7 +289,7 @@ public final class UserFormModel {
                     }
                 case .edit(let original):
                     try await recorder.record(.update(original, to: draft), landed: { (.user($0), nil) }) {
-                        try await directory.updateUser(id: original.id, with: draft)
+                        try await directory.updateUser(original, with: draft)
                     }
                 }
                 self?.saved(user)

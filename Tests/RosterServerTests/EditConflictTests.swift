@@ -69,6 +69,24 @@ struct EditConflictTests {
         }
     }
 
+    @Test("an edit of the user as the form saw them is a 412 even after the directory read them again", arguments: Backend.allCases)
+    func theFormsVersionIsTheOneSent(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
+            let mine = server.repository()
+            let original = try await mine.createUser(UserDraft(name: "Grace", email: "grace@example.com"))
+            _ = try await server.repository().updateUser(id: original.id, with: UserDraft(name: "Grace H.", email: "grace@example.com"))
+            // A background refresh reads the new version; the form still edits the old one.
+            _ = try await mine.listUsers(UserQuery())
+            do {
+                _ = try await mine.updateUser(original, with: UserDraft(name: "Grace Hopper", email: "grace@example.com"))
+                Issue.record("the form's save must be refused")
+            } catch let error as APIError {
+                #expect(error.status == 412)
+            }
+            #expect(try await mine.user(id: original.id).name == "Grace H.")
+        }
+    }
+
     @Test("a 412 met by a PUT that finds the user already as it asks is that save done", arguments: Backend.allCases)
     func aRetryMeetingItsOwnChangeIsNotAConflict(backend: Backend) async throws {
         try await withServer(backend: backend) { server in

@@ -66,11 +66,21 @@ public struct RosterAPIDirectory: Directory {
     }
 
     /// Sent with `If-Match`, the user's version as last read: a 412 means someone changed them
-    /// since, and the form shows the conflict. A PUT is sent again when its answer was lost; if
-    /// the first one landed, the retry meets its own change as a 412, and a user who now holds
-    /// exactly the draft is that save done, not a conflict.
+    /// since. (Bulk runs and undo edit users as read; the form says which version it started from.)
     public func updateUser(id: String, with draft: UserDraft) async throws -> User {
-        let tag = await versions.tag(of: id)
+        try await update(id: id, with: draft, ifMatch: await versions.tag(of: id))
+    }
+
+    /// Sent with `If-Match`, the version of `original`: a 412 means someone changed the user
+    /// since the form was opened, and the form shows the conflict.
+    public func updateUser(_ original: User, with draft: UserDraft) async throws -> User {
+        try await update(id: original.id, with: draft, ifMatch: original.entityTag)
+    }
+
+    /// A PUT is sent again when its answer was lost; if the first one landed, the retry meets
+    /// its own change as a 412, and a user who now holds exactly the draft is that save done,
+    /// not a conflict.
+    private func update(id: String, with draft: UserDraft, ifMatch tag: String?) async throws -> User {
         do {
             let user: User = try await client.send(UserEndpoint.update(id: id, draft, ifMatch: tag))
             await versions.remember(user)
