@@ -7,7 +7,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages the build and the tests need, each with the check that says it is there.
 APT_PACKAGES := pkg-config libncurses-dev libsqlite3-dev tmux openssl libldap-dev
-.PHONY: all deps ldap-deps postgres-deps build run test clean check-api check-scim python-venv api-check-tools scim-check-tools bench-server bench-token bench-server-backends bench-scim-filters bench-writes bench-tools bench bench-ldap bench-review screenshots tool-deps scim-peer
+.PHONY: all deps ldap-deps postgres-deps build run test test-chaos chaos-run clean check-api check-scim python-venv api-check-tools scim-check-tools bench-server bench-token bench-server-backends bench-scim-filters bench-writes bench-tools bench bench-ldap bench-review screenshots tool-deps scim-peer
 
 # Python for the measuring and picture-making scripts: a virtual environment under .build, so
 # nothing is installed into the system's Python.
@@ -74,17 +74,30 @@ postgres-deps:
 test: deps scim-peer postgres-deps ldap-deps scim-check-tools api-check-tools
 	$(SWIFT) build --build-tests
 	@# A crash in Foundation's Process.run() (an upstream bug, see the script) runs once more.
-	scripts/swift-test-once-more-on-upstream-crash.sh $(SWIFT) test --skip-build --parallel --skip 'Transport(AgainstServer)?Tests'
+	scripts/swift-test-once-more-on-upstream-crash.sh $(SWIFT) test --skip-build --parallel --skip 'Transport(AgainstServer)?Tests' --skip ChaosTests
 	@# The transport's deadlines and cancels on their own: with every other suite running on two
 	@# cores (PostgreSQL's servers included), a deadline timer can fire late, and these tests
 	@# judge the timing.
 	scripts/swift-test-once-more-on-upstream-crash.sh $(SWIFT) test --skip-build --filter 'Transport(AgainstServer)?Tests'
+	@# The chaos scenarios (docs/testing.md) alone too: they time keys against a slow server.
+	$(MAKE) --no-print-directory chaos-run
 	@# Peers nobody here wrote, against the real server: two SCIM checkers on each backend, and
 	@# schemathesis against the OpenAPI document (fewer examples than `make check-api`'s 100,
 	@# to keep `make test` short; every operation and check still runs).
 	BIN=.build/debug VENV=$(SCIM_CHECK) scripts/check-scim.sh
 	BIN=.build/debug VENV=$(SCIM_CHECK) DATABASE=postgres scripts/check-scim.sh
 	BIN=.build/debug VENV=$(API_CHECK) MAX_EXAMPLES=30 scripts/check-api.sh
+
+# Faults in the real binaries in tmux (Tests/EndToEndTests/Chaos): roster-server killed and
+# restarted mid-scroll, mid-save and mid-bulk-run, a slow server under keys, two windows on one
+# user, a terminal resized every 50 ms, oversized and cut requests, PostgreSQL restarted under
+# a bulk run. `make test` runs them too, after every other suite.
+test-chaos: deps postgres-deps
+	$(SWIFT) build --build-tests
+	$(MAKE) --no-print-directory chaos-run
+
+chaos-run:
+	scripts/swift-test-once-more-on-upstream-crash.sh $(SWIFT) test --skip-build --filter ChaosTests
 
 # Python virtual environments under .build for the checkers, installed from PyPI when missing.
 python-venv:

@@ -37,9 +37,23 @@ public struct TextFieldState: Sendable, Equatable {
         text.prefix(cursor)
     }
 
-    /// Applies one keystroke; returns whether the text changed (a cursor move does not).
+    /// The most a field holds, in UTF-8 bytes: far above any field's own limit (a name's 100
+    /// characters, an email's 254), and low enough that a paste of megabytes stops here. Each
+    /// edit copies the text, so a field of a million characters made every keystroke after it
+    /// slower: pasting 1 MB into the form kept roster busy for minutes.
+    public static let maximumUTF8Length = 4096
+
+    /// Applies one keystroke; returns whether the text changed (a cursor move does not). An
+    /// insert keeps only the characters that fit in `maximumUTF8Length`; a full field takes none.
     @discardableResult
     public mutating func apply(_ edit: TextEdit) -> Bool {
+        var edit = edit
+        if case .insert(let inserted) = edit {
+            // Checked before anything is copied: once full, a key costs nothing.
+            let room = Self.maximumUTF8Length - text.utf8.count
+            guard room > 0 else { return false }
+            if inserted.utf8.count > room { edit = .insert(Self.prefix(of: inserted, fittingIn: room)) }
+        }
         var characters = Array(text)
         let before = text
         switch edit {
@@ -79,6 +93,18 @@ public struct TextFieldState: Sendable, Equatable {
         cursor = String(characters[..<cursor]).count
         text = after
         return true
+    }
+
+    /// The first characters of `text` whose UTF-8 takes at most `bytes`.
+    private static func prefix(of text: String, fittingIn bytes: Int) -> String {
+        var used = 0
+        var end = text.startIndex
+        for index in text.indices {
+            used += text[index].utf8.count
+            if used > bytes { break }
+            end = text.index(after: index)
+        }
+        return String(text[..<end])
     }
 
     /// Replaces the whole text, with the cursor at its end.

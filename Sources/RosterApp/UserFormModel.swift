@@ -150,10 +150,16 @@ public final class UserFormModel {
         case (.name, _), (.email, _), (.userName, _):
             let field = focus
             guard var state = textField(field) else { return }
+            let before = state
+            guard state.apply(edit) else {
+                // A cursor move, or a key a full field refuses: nothing to validate again (the
+                // draft's check reads every field, and a paste of a megabyte is a million keys).
+                if state != before { store(state, in: field) }
+                return
+            }
             let wasValid = clientProblem(field) == nil
-            let changed = state.apply(edit)
             store(state, in: field)
-            if changed { fieldChanged(field, wasValid: wasValid) }
+            fieldChanged(field, wasValid: wasValid)
         case (.role, .moveLeft), (.status, .moveLeft):
             selectPreviousOption()
         case (.role, .moveRight), (.status, .moveRight):
@@ -289,7 +295,7 @@ public final class UserFormModel {
                     }
                 case .edit(let original):
                     try await recorder.record(.update(original, to: draft), landed: { (.user($0), nil) }) {
-                        try await directory.updateUser(id: original.id, with: draft)
+                        try await directory.updateUser(original, with: draft)
                     }
                 }
                 self?.saved(user)

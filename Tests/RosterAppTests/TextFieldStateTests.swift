@@ -10,6 +10,27 @@ struct TextFieldStateTests {
         return field
     }
 
+    @Test func aPasteOfAMegabyteStopsAtTheFieldsMostAndLaterKeysChangeNothing() {
+        let most = TextFieldState.maximumUTF8Length
+        var field = TextFieldState("Ana ")
+        let pasted = field.apply(.insert(String(repeating: "N", count: 1_048_576)))
+        #expect(pasted)
+        #expect(field.text.utf8.count == most)
+        #expect(field.text.hasPrefix("Ana N"))
+        #expect(field.cursor == most)
+        let oneMore = field.apply(.insert("N"))
+        #expect(!oneMore, "a full field takes nothing more")
+        let deleted = field.apply(.deleteBackward)
+        #expect(deleted)
+        // Characters are never split: a two-byte letter does not fit in the last byte.
+        let twoBytes = field.apply(.insert("é"))
+        #expect(!twoBytes)
+        #expect(field.text.utf8.count == most - 1)
+        let two = field.apply(.insert("ab"))
+        #expect(two)
+        #expect(field.text.hasSuffix("a") && field.text.utf8.count == most)
+    }
+
     @Test func startsWithTheCursorAtTheEnd() {
         let field = TextFieldState("Ana")
         #expect(field.cursor == 3)

@@ -81,6 +81,16 @@ struct EndpointTests {
         #expect(try jsonObject(request.body) == ["name": "Ana", "email": "ana@example.com", "role": "admin", "status": "suspended"])
     }
 
+    @Test func updateCarriesTheVersionItWasMadeOnAsIfMatch() throws {
+        let draft = UserDraft(name: "Ana", email: "ana@example.com")
+        #expect(try request(.update(id: "u1", draft, ifMatch: #"W/"2026-11-21T09:30:00.250Z""#)).headers["If-Match"]
+            == #"W/"2026-11-21T09:30:00.250Z""#)
+        #expect(try request(.update(id: "u1", draft)).headers["If-Match"] == nil)
+        let user = User(id: "u1", name: "Ana", email: "ana@example.com", role: .member, status: .active,
+                        createdAt: Date(timeIntervalSince1970: 0), updatedAt: Date(timeIntervalSince1970: 1_763_717_400.25))
+        #expect(user.entityTag == #"W/"2025-11-21T09:30:00.250Z""#)
+    }
+
     @Test func deleteAndHealth() throws {
         let delete = try request(.delete(id: "u1"))
         #expect(delete.method == .delete)

@@ -24,6 +24,10 @@ public protocol Directory: Sendable {
     /// Changes what `draft` says of the user; whatever the directory holds that Roster does
     /// not model is kept.
     func updateUser(id: String, with draft: UserDraft) async throws -> User
+    /// An edit of `original`, the user as the person saw them: where the directory can tell
+    /// (the Roster API's `If-Match`), a change someone made since is refused with 412 rather
+    /// than written over. By default, `updateUser(id:with:)`.
+    func updateUser(_ original: User, with draft: UserDraft) async throws -> User
     /// Removes the user. A delete whose answer was lost and whose retry finds the user gone
     /// counts as done.
     func deleteUser(id: String) async throws
@@ -61,6 +65,10 @@ public protocol Directory: Sendable {
 }
 
 extension Directory {
+    public func updateUser(_ original: User, with draft: UserDraft) async throws -> User {
+        try await updateUser(id: original.id, with: draft)
+    }
+
     /// A directory whose traits offer no reset says so if asked anyway.
     public func resetPassword(id: String, to password: String, mustChange: Bool) async throws {
         throw APIError.notImplemented(ErrorBody(code: "no_password_reset", message: "This directory cannot reset passwords."))

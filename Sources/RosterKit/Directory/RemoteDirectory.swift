@@ -125,6 +125,10 @@ public actor RemoteDirectory: Directory {
         try await resolve().updateUser(id: id, with: draft)
     }
 
+    public func updateUser(_ original: User, with draft: UserDraft) async throws -> User {
+        try await resolve().updateUser(original, with: draft)
+    }
+
     public func deleteUser(id: String) async throws {
         try await resolve().deleteUser(id: id)
     }

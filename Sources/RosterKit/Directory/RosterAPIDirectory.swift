@@ -3,6 +3,8 @@ public struct RosterAPIDirectory: Directory {
     public let client: APIClient
     /// The features the server's health answer named, once it has answered.
     private let features = FeatureMemo()
+    /// Each user's version as last read, for `If-Match` on an edit.
+    private let versions = UserVersions()
 
     public init(client: APIClient) {
         self.client = client
@@ -32,11 +34,15 @@ public struct RosterAPIDirectory: Directory {
     // MARK: Users
 
     public func listUsers(_ query: UserQuery) async throws -> Page<User> {
-        try await client.send(UserEndpoint.list(query))
+        let page: Page<User> = try await client.send(UserEndpoint.list(query))
+        await versions.remember(page.items)
+        return page
     }
 
     public func user(id: String) async throws -> User {
-        try await client.send(UserEndpoint.get(id: id))
+        let user: User = try await client.send(UserEndpoint.get(id: id))
+        await versions.remember(user)
+        return user
     }
 
     /// Sends the create with its idempotency key. A server that replays keys (its health
@@ -45,7 +51,9 @@ public struct RosterAPIDirectory: Directory {
     public func createUser(_ draft: UserDraft, idempotencyKey: String) async throws -> User {
         let replays = await client.learnServerFeatures().contains(HealthStatus.idempotencyKeyFeature)
         do {
-            return try await client.send(UserEndpoint.create(draft, idempotencyKey: idempotencyKey))
+            let user: User = try await client.send(UserEndpoint.create(draft, idempotencyKey: idempotencyKey))
+            await versions.remember(user)
+            return user
         } catch let error as APIError where error.requestMayHaveArrived && !replays {
             throw await outcomeOfLostCreate(draft, lost: error)
         }
@@ -57,12 +65,36 @@ public struct RosterAPIDirectory: Directory {
         return page.items
     }
 
+    /// Sent with `If-Match`, the user's version as last read: a 412 means someone changed them
+    /// since. (Bulk runs and undo edit users as read; the form says which version it started from.)
     public func updateUser(id: String, with draft: UserDraft) async throws -> User {
-        try await client.send(UserEndpoint.update(id: id, draft))
+        try await update(id: id, with: draft, ifMatch: await versions.tag(of: id))
+    }
+
+    /// Sent with `If-Match`, the version of `original`: a 412 means someone changed the user
+    /// since the form was opened, and the form shows the conflict.
+    public func updateUser(_ original: User, with draft: UserDraft) async throws -> User {
+        try await update(id: original.id, with: draft, ifMatch: original.entityTag)
+    }
+
+    /// A PUT is sent again when its answer was lost; if the first one landed, the retry meets
+    /// its own change as a 412, and a user who now holds exactly the draft is that save done,
+    /// not a conflict.
+    private func update(id: String, with draft: UserDraft, ifMatch tag: String?) async throws -> User {
+        do {
+            let user: User = try await client.send(UserEndpoint.update(id: id, draft, ifMatch: tag))
+            await versions.remember(user)
+            return user
+        } catch let error as APIError where tag != nil && error.status == 412 {
+            let current = try await user(id: id)
+            guard current.holds(draft) else { throw error }
+            return current
+        }
     }
 
     public func deleteUser(id: String) async throws {
         _ = try await client.response(for: UserEndpoint.delete(id: id))
+        await versions.forget(id)
     }
 
     /// After a create whose answer was lost: looks the email up and says what it found. When
@@ -113,6 +145,15 @@ public struct RosterAPIDirectory: Directory {
             return try await client.send(GroupEndpoint.setMember(groupID: groupID, userID: userID, isMember: isMember))
         }
         return try await client.send(GroupEndpoint.changeMembers(groupID: groupID, change))
+    }
+}
+
+extension User {
+    /// Whether the user has every field `draft` sets, as the server stores them (emails
+    /// compared without case).
+    func holds(_ draft: UserDraft) -> Bool {
+        name == draft.name && email.lowercased() == draft.email.lowercased()
+            && (draft.role.map { $0 == role } ?? true) && (draft.status.map { $0 == status } ?? true)
     }
 }
 

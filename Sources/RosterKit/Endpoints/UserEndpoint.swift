@@ -5,7 +5,9 @@ public enum UserEndpoint: Endpoint, Equatable {
     case list(UserQuery)
     case get(id: String)
     case create(UserDraft, idempotencyKey: String)
-    case update(id: String, UserDraft)
+    /// `ifMatch`: the version the change was made on (`User.entityTag`); nil changes the user
+    /// whatever their version.
+    case update(id: String, UserDraft, ifMatch: String? = nil)
     case delete(id: String)
     case health
 
@@ -23,7 +25,7 @@ public enum UserEndpoint: Endpoint, Equatable {
     public var pathSegments: [String] {
         switch self {
         case .list, .create: Self.usersPath
-        case .get(let id), .update(let id, _), .delete(let id): Self.usersPath + [id]
+        case .get(let id), .update(let id, _, _), .delete(let id): Self.usersPath + [id]
         case .health: ["api", "v1", "health"]
         }
     }
@@ -38,9 +40,14 @@ public enum UserEndpoint: Endpoint, Equatable {
         return nil
     }
 
+    public var headers: [(name: String, value: String)] {
+        if case .update(_, _, let tag?) = self { return [(name: "If-Match", value: tag)] }
+        return []
+    }
+
     public func encodeBody(with encoder: JSONEncoder) throws -> Data? {
         switch self {
-        case .create(let draft, _), .update(_, let draft): try encoder.encode(draft)
+        case .create(let draft, _), .update(_, let draft, _): try encoder.encode(draft)
         case .list, .get, .delete, .health: nil
         }
     }

@@ -75,6 +75,11 @@ extension APIProblem {
         status: .unprocessableContent, code: "idempotency_key_reused",
         message: "This Idempotency-Key was already used with a different request body; send a new key for a new request.")
 
+    /// A PUT whose `If-Match` names a version the user no longer has.
+    static let userChanged = APIProblem(
+        status: .preconditionFailed, code: "user_changed",
+        message: "The user changed since the version in If-Match; read them again and reapply the change.")
+
     static let groupNotFound = APIProblem(status: .notFound, code: "not_found", message: "No group has that id.")
 
     static let groupNameTaken = APIProblem(

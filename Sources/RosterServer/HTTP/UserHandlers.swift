@@ -53,8 +53,9 @@ struct UserHandlers: Sendable {
     func update(_ request: Request, context: some RequestContext) async throws -> Response {
         let id = try id(context)
         let draft = try DraftDecoding.decode(try await JSONBody.read(request))
-        let user = try await mapped { try await store.update(id: id, with: draft, at: now()) }
-        return JSONResponse.raw(UserJSON.envelope(user))
+        let ifMatch = request.headers[.ifMatch]
+        let user = try await mapped { try await store.update(id: id, with: draft, ifMatch: ifMatch, at: now()) }
+        return JSONResponse.raw(UserJSON.envelope(user), headers: [.eTag: user.entityTag])
     }
 
     func delete(_ request: Request, context: some RequestContext) async throws -> Response {
@@ -87,6 +88,8 @@ struct UserHandlers: Sendable {
             throw APIProblem.emailTaken
         } catch StoreError.idempotencyKeyReused {
             throw APIProblem.idempotencyKeyReused
+        } catch StoreError.versionMismatch {
+            throw APIProblem.userChanged
         }
     }
 }

@@ -21,7 +21,9 @@ protocol DirectoryStore: Sendable {
     func create(_ draft: UserDraft, at now: Date, idempotency request: IdempotentRequest) async throws -> CreateResult<User>
     /// The first answer to a live key, or nil when the key is new or expired.
     func firstAnswer(to request: IdempotentRequest, at now: Date) async throws -> IdempotentAnswer?
-    func update(id: String, with draft: UserDraft, at now: Date) async throws -> User
+    /// `versionMismatch` when `ifMatch` (an `If-Match` header) names none of the user's
+    /// current version (`User.entityTag`); nil changes the user whatever their version.
+    func update(id: String, with draft: UserDraft, ifMatch: String?, at now: Date) async throws -> User
     /// Removes the user and, in the same transaction, their memberships.
     func delete(id: String, at now: Date) async throws -> User
 
@@ -49,6 +51,11 @@ protocol DirectoryStore: Sendable {
 }
 
 extension DirectoryStore {
+    /// Changes the user whatever their version.
+    func update(id: String, with draft: UserDraft, at now: Date) async throws -> User {
+        try await update(id: id, with: draft, ifMatch: nil, at: now)
+    }
+
     /// Inserts many new users, in no group, at once.
     func bulkInsert(_ users: [User]) async throws {
         try await bulkInsert(BulkDirectory(users: users))

@@ -2,28 +2,43 @@ import Foundation
 import RosterKit
 import RosterKitTestSupport
 import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// A real `roster-server` on a temporary database and a free port, for one test.
+/// A real `roster-server` on a temporary database and a free port, for one test. It can be
+/// killed (SIGKILL) and started again on the same database and port, as after a crash.
 final class ServerProcess {
-    let url: URL
+    private(set) var url: URL
     let token: String
     let directory: URL
-    private let process: Process
+    /// `--database`: the SQLite file in `directory`, unless a PostgreSQL URL was given.
+    let database: String
+    /// The database, token and seed: the same at every start.
+    private let baseArguments: [String]
+    private let extraArguments: [String]
+    private var process: Process
 
-    init(seed: Int = 0, extraArguments: [String] = []) async throws {
+    init(seed: Int = 0, database: String? = nil, extraArguments: [String] = []) async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         token = "e2e-\(UUID().uuidString)"
-        process = Process()
+        self.database = database ?? directory.appendingPathComponent("users.sqlite").path
+        baseArguments = ["--database", self.database, "--token", token, "--seed", String(seed)]
+        self.extraArguments = extraArguments
+        (process, url) = try Self.launch(baseArguments + extraArguments + ["--port", "0"])
+    }
+
+    /// Starts the binary and waits for "listening on http://HOST:PORT", printed once before it serves.
+    private static func launch(_ arguments: [String]) throws -> (Process, URL) {
+        let process = Process()
         process.executableURL = try BuiltProducts.url(of: "roster-server")
-        process.arguments = ["--port", "0", "--database", directory.appendingPathComponent("users.sqlite").path,
-                             "--token", token, "--seed", String(seed)] + extraArguments
+        process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try process.run()
 
-        // The server prints "listening on http://HOST:PORT" once, before it serves.
         var buffer = Data()
         let handle = output.fileHandleForReading
         var found: URL?
@@ -37,12 +52,12 @@ final class ServerProcess {
             }
         }
         guard let found else {
-            process.terminate()
+            if process.isRunning { process.terminate() }
             throw EndToEndError("roster-server did not say where it listens; it printed: \(String(decoding: buffer, as: UTF8.self))")
         }
-        url = found
         // Keep draining stdout so the server never blocks on a full pipe.
         handle.readabilityHandler = { $0.availableData.isEmpty ? ($0.readabilityHandler = nil) : () }
+        return (process, found)
     }
 
     /// A repository on this server, for checking what the app did.
@@ -51,6 +66,33 @@ final class ServerProcess {
             baseURL: url, token: token, transport: TestTransport.shared, retryPolicy: .never,
             logger: Logger(label: "e2e.client") { _ in SwiftLogNoOpLogHandler() }))
     }
+
+    /// Kills the server with SIGKILL, as a crash would: no answer in flight is finished.
+    func kill() {
+        guard process.isRunning else { return }
+        _ = Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Starts the server again on the same database and port, with `extraArguments` in place of
+    /// the first start's (e.g. without `--latency`). The port was just freed by the kill.
+    func restart(extraArguments: [String]? = nil) throws {
+        kill()
+        let arguments = baseArguments + (extraArguments ?? self.extraArguments) + ["--port", String(url.port ?? 0)]
+        // The old socket can take a moment to be released on a loaded machine.
+        var attempt = 0
+        while true {
+            do {
+                (process, url) = try Self.launch(arguments)
+                return
+            } catch where attempt < 20 {
+                attempt += 1
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+        }
+    }
+
+    var isRunning: Bool { process.isRunning }
 
     func stop() {
         if process.isRunning {

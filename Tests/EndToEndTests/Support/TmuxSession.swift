@@ -42,6 +42,13 @@ final class TmuxSession {
         _ = try tmux(["send-keys", "-t", name, "-l", text])
     }
 
+    /// Pastes the file's text as a terminal paste does (`paste-buffer -p`: bracketed when the
+    /// application asked for it): for text too long for a command line.
+    func paste(file path: String) throws {
+        _ = try tmux(["load-buffer", "-b", "paste", path])
+        _ = try tmux(["paste-buffer", "-p", "-d", "-b", "paste", "-t", name])
+    }
+
     /// The screen as text, one line per row.
     func screen() throws -> String {
         try tmux(["capture-pane", "-p", "-t", name]).output
@@ -87,10 +94,11 @@ final class TmuxSession {
     }
 
     @discardableResult
-    func waitForScreen(_ what: String, timeout: Duration = .seconds(20), _ condition: (String) -> Bool) async throws -> String {
+    func waitForScreen(_ what: String, timeout: Duration = .seconds(20), poll: Duration = .milliseconds(50),
+                       _ condition: (String) -> Bool) async throws -> String {
         var last = ""
         do {
-            try await waitUntil(timeout: timeout, what) {
+            try await waitUntil(timeout: timeout, poll: poll, what) {
                 last = try screen()
                 return condition(last)
             }

@@ -38,15 +38,20 @@ extension RowStore {
         }
     }
 
-    func update(id: String, with draft: UserDraft, at now: Date) async throws -> User {
+    /// Changes the user unless `ifMatch` (an `If-Match` header) names a version other than
+    /// theirs (`versionMismatch`): read, compared and written in one transaction. `updated_at`
+    /// moves forward by at least a millisecond, so each change has a version of its own.
+    func update(id: String, with draft: UserDraft, ifMatch: String?, at now: Date) async throws -> User {
         try await writeRows { rows in
             guard let (seq, current) = try await rows.user(id: id) else { throw StoreError.notFound }
+            try ETag.check(ifMatch: ifMatch, version: current.entityTag)
             var user = current
             user.name = draft.name
             user.email = draft.email
             user.role = draft.role ?? user.role
             user.status = draft.status ?? user.status
-            user.updatedAt = Milliseconds.date(max(Milliseconds.of(now), Milliseconds.of(user.createdAt)))
+            user.updatedAt = Milliseconds.date(max(
+                Milliseconds.of(now), Milliseconds.of(user.createdAt), Milliseconds.of(current.updatedAt) + 1))
             try await Self.refusingTakenEmail { try await rows.update(user, seq: seq, scim: nil) }
             try await rows.followSCIMDocument(of: user)
             try await Self.audit(rows, at: now, resource: "user", id: id, action: "update", changes: FieldChange.diff(current, user))
