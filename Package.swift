@@ -32,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // SHA-256 of stored token secrets; already in the graph through postgres-nio.
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3" ..< "5.0.0"),
+        // Property tests (Swift Testing): generators, seeds to replay a failure, shrinking.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // ncursesw; shim.h wraps the macros and globals Swift cannot import. No `pkgConfig:`
@@ -167,7 +169,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RosterKitTests",
-            dependencies: ["RosterKit", "RosterLDAP", "RosterKitTestSupport"],
+            dependencies: ["RosterKit", "RosterLDAP", "RosterKitTestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strict
         ),
         .testTarget(
@@ -180,12 +182,14 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The PostgreSQL client's configuration, read from --database URLs.
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "RosterAppTests",
-            dependencies: ["RosterApp", "RosterJournal", "RosterKit", "RosterLDAP", "RosterKitTestSupport", "RosterServer"],
+            dependencies: ["RosterApp", "RosterJournal", "RosterKit", "RosterLDAP", "RosterKitTestSupport", "RosterServer",
+                           .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strict
         ),
         // CSV export and import: the format, the models, and both against the real server.
