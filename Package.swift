@@ -167,6 +167,16 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
+        // `make fuzz`'s libFuzzer targets, one per parser that reads bytes from outside
+        // (docs/testing.md). Built with -sanitize=fuzzer,address and -DFUZZING by `make fuzz`
+        // only; an ordinary build makes a program that replays inputs through the same checks.
+        .executableTarget(
+            name: "roster-fuzz",
+            dependencies: ["RosterServer", "RosterKit", "RosterCSV", "RosterTUI", "CNCursesW",
+                           .product(name: "NIOCore", package: "swift-nio")],
+            path: "Sources/FuzzTargets",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "RosterKitTests",
             dependencies: ["RosterKit", "RosterLDAP", "RosterKitTestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
