@@ -100,7 +100,7 @@ fuzz: deps
 TSAN_FILTER ?=
 test-tsan: deps scim-peer postgres-deps ldap-deps
 	$(SWIFT) build --build-tests --scratch-path .build/tsan --sanitize=thread
-	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" scripts/swift-test-once-more-on-upstream-crash.sh \
+	TSAN_OPTIONS="second_deadlock_stack=1 suppressions=$(CURDIR)/scripts/tsan-suppressions.txt" scripts/swift-test-once-more-on-upstream-crash.sh \
 	  $(SWIFT) test --skip-build --scratch-path .build/tsan --sanitize=thread $(if $(TSAN_FILTER),--filter '$(TSAN_FILTER)')
 
 # Python virtual environments under .build for the checkers, installed from PyPI when missing.
