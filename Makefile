@@ -7,7 +7,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages the build and the tests need, each with the check that says it is there.
 APT_PACKAGES := pkg-config libncurses-dev libsqlite3-dev tmux openssl libldap-dev
-.PHONY: all deps ldap-deps postgres-deps build run test test-chaos chaos-run clean check-api check-scim python-venv api-check-tools scim-check-tools bench-server bench-token bench-server-backends bench-scim-filters bench-writes bench-tools bench bench-ldap bench-review screenshots tool-deps scim-peer
+.PHONY: all deps ldap-deps postgres-deps build run test test-chaos chaos-run clean check-api check-scim python-venv api-check-tools scim-check-tools bench-server bench-token bench-server-backends bench-scim-filters bench-writes bench-tools bench bench-ldap bench-review screenshots tool-deps scim-peer fuzz test-tsan
 
 # Python for the measuring and picture-making scripts: a virtual environment under .build, so
 # nothing is installed into the system's Python.
@@ -98,6 +98,23 @@ test-chaos: deps postgres-deps
 
 chaos-run:
 	scripts/swift-test-once-more-on-upstream-crash.sh $(SWIFT) test --skip-build --filter ChaosTests
+
+# libFuzzer over every parser that reads bytes from outside, with AddressSanitizer
+# (docs/testing.md, "Fuzzing"): its own scratch path, as the sanitizer flags rebuild everything.
+# FUZZ_SECONDS a target; FUZZ_TARGETS to run only some (the folders of fuzz/corpus).
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
+fuzz: deps
+	$(SWIFT) build --scratch-path .build/fuzz --product roster-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz.sh $(FUZZ_TARGETS)
+
+# The suites under ThreadSanitizer (docs/testing.md, "Sanitizers"): not part of `make test`
+# (a full build of its own, and every test several times slower). TSAN_FILTER runs some suites.
+TSAN_FILTER ?=
+test-tsan: deps scim-peer postgres-deps ldap-deps
+	$(SWIFT) build --build-tests --scratch-path .build/tsan --sanitize=thread
+	TSAN_OPTIONS="second_deadlock_stack=1 suppressions=$(CURDIR)/scripts/tsan-suppressions.txt" scripts/swift-test-once-more-on-upstream-crash.sh \
+	  $(SWIFT) test --skip-build --scratch-path .build/tsan --sanitize=thread $(if $(TSAN_FILTER),--filter '$(TSAN_FILTER)')
 
 # Python virtual environments under .build for the checkers, installed from PyPI when missing.
 python-venv:

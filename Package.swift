@@ -32,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // SHA-256 of stored token secrets; already in the graph through postgres-nio.
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3" ..< "5.0.0"),
+        // Property tests (Swift Testing): generators, seeds to replay a failure, shrinking.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // ncursesw; shim.h wraps the macros and globals Swift cannot import. No `pkgConfig:`
@@ -165,9 +167,19 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
+        // `make fuzz`'s libFuzzer targets, one per parser that reads bytes from outside
+        // (docs/testing.md). Built with -sanitize=fuzzer,address and -DFUZZING by `make fuzz`
+        // only; an ordinary build makes a program that replays inputs through the same checks.
+        .executableTarget(
+            name: "roster-fuzz",
+            dependencies: ["RosterServer", "RosterKit", "RosterCSV", "RosterTUI", "CNCursesW",
+                           .product(name: "NIOCore", package: "swift-nio")],
+            path: "Sources/FuzzTargets",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "RosterKitTests",
-            dependencies: ["RosterKit", "RosterLDAP", "RosterKitTestSupport"],
+            dependencies: ["RosterKit", "RosterLDAP", "RosterKitTestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strict
         ),
         .testTarget(
@@ -180,12 +192,14 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The PostgreSQL client's configuration, read from --database URLs.
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "RosterAppTests",
-            dependencies: ["RosterApp", "RosterJournal", "RosterKit", "RosterLDAP", "RosterKitTestSupport", "RosterServer"],
+            dependencies: ["RosterApp", "RosterJournal", "RosterKit", "RosterLDAP", "RosterKitTestSupport", "RosterServer",
+                           .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strict
         ),
         // CSV export and import: the format, the models, and both against the real server.

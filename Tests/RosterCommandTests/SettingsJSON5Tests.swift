@@ -35,6 +35,22 @@ struct SettingsJSON5Tests {
         #expect(try error(text) == "FILE:2:19: expected */ to close the comment opened here.")
     }
 
+    /// Found by `make fuzz` (settings-file): Swift 6.3.1's JSON5 reader stops the program on a
+    /// byte from F8 to FF where an unquoted key may start, with seven more bytes after it.
+    @Test func aByteThatIsNotUTF8IsAnErrorNotACrash() throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/roster.json"
+        try Data(Array("{\n  pageSize: 20,\n  ".utf8) + [0xFF] + Array("abcdefgh: 1\n}".utf8)).write(to: URL(fileURLWithPath: path))
+        let message = try #require(throws: SettingsError.self) { try SettingsFile.load(from: path) }.message
+        #expect(message == "\(path):3:3: the file is not UTF-8 text; save it as UTF-8.")
+    }
+
+    /// Found reading `JSON5Places` while writing its fuzz target (the fuzzer's inputs are too short
+    /// to reach it): a file of 20,000 `[` overflowed its stack, after Foundation refused it.
+    @Test func deepNestingIsAnErrorNotACrash() throws {
+        #expect(try error(String(repeating: "[", count: 100_000)) == "FILE:1:513: expected at most 512 lists and objects inside each other.")
+    }
+
     @Test func aTrailingByteIsAnError() throws {
         #expect(try error("{ \"pageSize\": 20 }\n}") == "FILE:2:1: expected the end of the file after the closing } (found “}”).")
     }

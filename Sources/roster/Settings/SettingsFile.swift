@@ -66,6 +66,9 @@ struct SettingsFile: Decodable, Equatable {
         } catch {
             throw SettingsError("Cannot read the configuration file \(path): \(error.localizedDescription)")
         }
+        if let place = JSON5Places.invalidUTF8(in: data) {
+            throw SettingsError("\(path):\(place): the file is not UTF-8 text; save it as UTF-8.")
+        }
         let decoder = JSONDecoder()
         decoder.allowsJSON5 = true
         do {

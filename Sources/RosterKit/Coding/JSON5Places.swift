@@ -3,29 +3,53 @@
 /// platforms it reports a syntax error without its place ("The given data was not valid
 /// JSON.", no underlying error) and a wrong type by key path only. This walks the text the
 /// decoder refused, or decoded, to say where: the first place that cannot be JSON5, and where
-/// each key and its value start. It never decides a value.
-struct JSON5Places {
-    struct Place: Equatable, CustomStringConvertible {
-        var line: Int
-        var column: Int
-        var description: String { "\(line):\(column)" }
+/// each key and its value start. It never decides a value. In RosterKit, not beside the
+/// settings in `roster`, so `make fuzz` can reach it (Sources/FuzzTargets).
+public struct JSON5Places: Sendable {
+    public struct Place: Sendable, Equatable, CustomStringConvertible {
+        public var line: Int
+        public var column: Int
+        public var description: String { "\(line):\(column)" }
     }
 
     /// The first place that cannot be JSON5 and what was expected there.
-    private(set) var problem: (place: Place, expected: String)?
+    public private(set) var problem: (place: Place, expected: String)?
     /// Where each key of an object starts, and its value, by key path ("embedded.seedUsers").
-    private(set) var keys: [String: Place] = [:]
-    private(set) var values: [String: Place] = [:]
+    public private(set) var keys: [String: Place] = [:]
+    public private(set) var values: [String: Place] = [:]
+
+    /// Foundation's reader refuses deeper nesting; past it the walk stops with a problem rather
+    /// than recurse on (a file of 20,000 `[` overflowed the stack).
+    public static let maximumDepth = 512
 
     private let bytes: [UInt8]
+    private var depth = 0
     private var index = 0
     private var line = 1
     private var column = 1
 
-    init(_ text: String) {
+    public init(_ text: String) {
         bytes = Array(text.utf8)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
         walkDocument()
+    }
+
+    /// The place of the first byte that is not UTF-8, or nil for UTF-8 text. Checked before
+    /// Foundation's JSON5 reader sees a file: Swift 6.3.1's stops the program (a `fatalError` in
+    /// `BufferView._decodeScalar`) on a byte from F8 to FF where an unquoted key may start with
+    /// seven more bytes after it (docs/testing.md, "Fuzzing results").
+    public static func invalidUTF8(in bytes: some Sequence<UInt8>) -> Place? {
+        var codec = UTF8()
+        var iterator = bytes.makeIterator()
+        var place = Place(line: 1, column: 1)
+        while true {
+            switch codec.decode(&iterator) {
+            case .scalarValue("\n"): place = Place(line: place.line + 1, column: 1)
+            case .scalarValue: place.column += 1
+            case .emptyInput: return nil
+            case .error: return place
+            }
+        }
     }
 
     private var place: Place { Place(line: line, column: column) }
@@ -88,8 +112,13 @@ struct JSON5Places {
     private mutating func walkValue(path: [String]) {
         values[path.joined(separator: ".")] = place
         switch current {
-        case UInt8(ascii: "{"): walkObject(path: path)
-        case UInt8(ascii: "["): walkArray(path: path)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            guard depth < Self.maximumDepth else {
+                return fail("at most \(Self.maximumDepth) lists and objects inside each other")
+            }
+            depth += 1
+            if current == UInt8(ascii: "{") { walkObject(path: path) } else { walkArray(path: path) }
+            depth -= 1
         case UInt8(ascii: "\""), UInt8(ascii: "'"): walkString()
         case let byte? where Self.isNumberStart(byte): walkNumber()
         case let byte? where Self.isIdentifier(byte):
