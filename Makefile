@@ -90,8 +90,8 @@ test: deps scim-peer postgres-deps ldap-deps scim-check-tools api-check-tools
 
 # Faults in the real binaries in tmux (Tests/EndToEndTests/Chaos): roster-server killed and
 # restarted mid-scroll, mid-save and mid-bulk-run, a slow server under keys, two windows on one
-# user, a terminal resized every 50 ms, oversized and cut requests, PostgreSQL restarted under
-# a bulk run. `make test` runs them too, after every other suite.
+# user, a terminal resized every 50 ms, oversized and cut requests. `make test` runs them too,
+# after every other suite.
 test-chaos: deps postgres-deps
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory chaos-run
