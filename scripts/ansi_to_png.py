@@ -127,6 +127,39 @@ class Fonts:
         return None
 
 
+QUADRANTS = [4, 8, 1, 13, 9, 7, 11, 2, 6, 14]  # U+2596..259F: upper left 1, upper right 2, lower 4, 8
+
+
+def block(char, width, height):
+    """A block element (U+2580..259F) as a mask that fills its cell exactly, so a bar of them
+    has no seams (the font's glyphs are a fraction of a pixel narrower than the cell)."""
+    cp = ord(char)
+    if 0x2591 <= cp <= 0x2593:  # shades: an even tint, not the font's dot pattern
+        return Image.new("L", (width, height), 64 * (cp - 0x2590))
+    mask = Image.new("L", (width, height))
+    draw = ImageDraw.Draw(mask)
+    w, h = width, height
+    if cp == 0x2580:
+        boxes = [(0, 0, w, h / 2)]
+    elif cp <= 0x2588:
+        boxes = [(0, h - h * (cp - 0x2580) / 8, w, h)]
+    elif cp <= 0x258F:
+        boxes = [(0, 0, w * (0x2590 - cp) / 8, h)]
+    elif cp == 0x2590:
+        boxes = [(w / 2, 0, w, h)]
+    elif cp == 0x2594:
+        boxes = [(0, 0, w, h / 8)]
+    elif cp == 0x2595:
+        boxes = [(w - w / 8, 0, w, h)]
+    else:
+        bits = QUADRANTS[cp - 0x2596]
+        boxes = [(x * w / 2, y * h / 2, (x + 1) * w / 2, (y + 1) * h / 2)
+                 for bit, x, y in ((1, 0, 0), (2, 1, 0), (4, 0, 1), (8, 1, 1)) if bits & bit]
+    for left, top, right, bottom in boxes:
+        draw.rectangle((round(left), round(top), round(right) - 1, round(bottom) - 1), fill=255)
+    return mask
+
+
 def colour(name, default):
     if name == "default":
         return default
@@ -147,6 +180,8 @@ class Painter:
             return None
         width, height = self.cw * cells, self.ch
         cp = ord(text[0])
+        if 0x2580 <= cp <= 0x259F and len(text) == 1:
+            return block(text, width, height)
         emoji = "\ufe0f" in text or (cells == 2 and (cp >= 0x1F000 or 0x2300 <= cp <= 0x2BFF))
         family = self.fonts.family(text, emoji)
         if family is None:
