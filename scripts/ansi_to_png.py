@@ -5,14 +5,15 @@
         [--title "roster"] [--cursor ROW,COL]
 
 The capture is fed to pyte, a terminal emulator, which lays it out in a cell grid with
-colours, bold, underline and reverse, and wide characters (CJK, emoji) in two cells, as
-tmux's own grid has them. Pillow draws each cell with the first font of FONTS whose
+colours, bold, dim, underline and reverse, and wide characters (CJK, emoji) in two cells,
+as tmux's own grid has them. Pillow draws each cell with the first font of FONTS whose
 character map (read with fontTools) has the character: DejaVu Sans Mono for Latin, Greek,
-Cyrillic, Arabic (unshaped, one letter a cell, as a terminal shows it), box drawing and
-block elements; Noto CJK; Noto Sans and its symbols; Symbola; Noto Color Emoji, first
-for wide emoji cells. The cell is the main font's own height, so box drawing joins.
-A glyph from a wider font is shrunk to fit its cells. Fonts come from Debian packages
-(scripts/requirements-screenshots.txt); a character no font has is drawn as a box and named.
+Cyrillic, Arabic (unshaped, one letter a cell, as a terminal shows it) and box drawing;
+Noto CJK; Noto Sans, its Indic and symbol fonts; Symbola; Noto Color Emoji, first for
+emoji. The cell is the main font's own height, so box drawing joins; block elements are
+drawn as rectangles. A glyph from a wider font is shrunk to fit its cells. Fonts come from
+Debian packages (scripts/requirements-screenshots.txt); a character no font has is drawn as
+a box and named on stderr.
 """
 
 import argparse
@@ -26,12 +27,14 @@ from fontTools.ttLib import TTFont
 from PIL import Image, ImageColor, ImageDraw, ImageFont, features
 from wcwidth import wcwidth
 
-FONTS = ["DejaVu Sans Mono", "DejaVu Sans", "Noto Sans Mono CJK SC", "Noto Sans", "Noto Sans Arabic", "Noto Sans Hebrew", "Noto Sans Devanagari",
-         "Noto Sans Symbols", "Noto Sans Symbols2", "Symbola", "Noto Color Emoji"]
+FONTS = ["DejaVu Sans Mono", "DejaVu Sans", "Noto Sans Mono CJK SC", "Noto Sans", "Noto Sans Arabic",
+         "Noto Sans Hebrew", "Noto Sans Devanagari", "Noto Sans Symbols", "Noto Sans Symbols2", "Symbola",
+         "Noto Color Emoji"]
 EMOJI = "Noto Color Emoji"
 EMOJI_STRIKE = 109  # Noto Color Emoji is a bitmap font of this one size
 SIZE = 16
-# A One-Dark-like theme: the 16 ANSI colours, then the default foreground and background.
+# A One-Dark-like theme: the 16 ANSI colours; the default foreground, background and cursor;
+# the window frame.
 ANSI = ["#3b4048", "#e06c75", "#98c379", "#e5c07b", "#61afef", "#c678dd", "#56b6c2", "#c8ccd4",
         "#5c6370", "#ff7b86", "#b5e890", "#ffd68a", "#82c4ff", "#dd8ff0", "#6fd3e0", "#f0f2f5"]
 FG, BG, CURSOR = "#d4d7dd", "#1b1d23", "#e8eaee"
@@ -233,8 +236,9 @@ class Painter:
                 if char.reverse:
                     fg, bg = bg, fg
                 if char.blink:  # dim: the colour halfway to the background
-                    fg = tuple(round(f * 0.55 + b * 0.45) for f, b in zip(ImageColor.getrgb(fg), ImageColor.getrgb(bg)))
-                if cursor == (row, col):
+                    fg = tuple(round(f * 0.55 + b * 0.45)
+                               for f, b in zip(ImageColor.getrgb(fg), ImageColor.getrgb(bg)))
+                if cursor in ((row, col), (row, col + cells - 1)):
                     fg, bg = BG, CURSOR
                 x, y = col * self.cw, row * self.ch
                 box = (x, y, x + cells * self.cw - 1, y + self.ch - 1)
