@@ -68,20 +68,26 @@ def cell_width(char):
 pyte.screens.wcwidth = cell_width  # pyte's Screen.draw measures with this name
 
 
+def regional_indicator(text):
+    return len(text) == 1 and 0x1F1E6 <= ord(text) <= 0x1F1FF
+
+
 class Screen(pyte.Screen):
-    """pyte's screen, but a zero-width character joins the cell before it, as tmux does
-    (pyte keeps only marks with a combining class, and drops the rest of the text at others)."""
+    """pyte's screen, but characters join the cell before them as tmux 3.3 joins them: a
+    zero-width one (pyte keeps only marks with a combining class, and drops the rest of the
+    text at others), the one after a ZWJ (👨‍👩‍👧), and the second of a flag's two letters."""
 
     def draw(self, data):
         for char in data:
-            x = self.cursor.x - 1
-            if cell_width(char) != 0 or x < 0:
+            line, x = self.buffer[self.cursor.y], self.cursor.x - 1
+            if x > 0 and line[x].data == "":  # the second half of a wide character
+                x -= 1
+            last = line[x].data if x >= 0 else ""
+            if x < 0 or not (cell_width(char) == 0 or last.endswith("\u200d")
+                             or (regional_indicator(char) and regional_indicator(last))):
                 super().draw(char)
                 continue
-            line = self.buffer[self.cursor.y]
-            if line[x].data == "" and x > 0:  # the second half of a wide character
-                x -= 1
-            line[x] = line[x]._replace(data=line[x].data + char)
+            line[x] = line[x]._replace(data=last + char)
 
     def select_graphic_rendition(self, *attrs, **options):
         """Dim (SGR 2, undone by 22 or 0) is kept in the blink field: pyte has no dim, and
