@@ -4,7 +4,7 @@
 # send-keys, the screen captured with colours (capture-pane -e) and drawn by ansi_to_png.py.
 # The last shots are of LDAP directories: Samba's AD DC and OpenLDAP's slapd, started by
 # scripts/lib/samba.sh and scripts/lib/slapd.sh (make ldap-deps installs them).
-# Run through `make screenshots`, which builds the binaries and installs fonts and Pillow.
+# Run through `make screenshots`, which builds the binaries and installs the fonts, pyte and Pillow.
 set -euo pipefail
 source "$(dirname "$0")/lib/server.sh"
 cd "$(dirname "$0")/.."
