@@ -4,7 +4,7 @@
 # send-keys, the screen captured with colours (capture-pane -e) and drawn by ansi_to_png.py.
 # The last shots are of LDAP directories: Samba's AD DC and OpenLDAP's slapd, started by
 # scripts/lib/samba.sh and scripts/lib/slapd.sh (make ldap-deps installs them).
-# Run through `make screenshots`, which builds the binaries and installs fonts and Pillow.
+# Run through `make screenshots`, which builds the binaries and installs the fonts, pyte and Pillow.
 set -euo pipefail
 source "$(dirname "$0")/lib/server.sh"
 cd "$(dirname "$0")/.."
@@ -41,29 +41,29 @@ start_server() {
   URL=$(server_url "$SERVER_PID" "$WORK/$name.log" "$WORK/$name.log") || exit 1
 }
 
-# start_roster COLS ROWS: roster in a new tmux session of that size.
-start_roster() {
+# new_session COLS ROWS COMMAND: COMMAND in a new tmux session of that size.
+new_session() {
   # A new tmux server per session: kill-server returns before the old one has let go of its
   # socket, and a client that connects meanwhile gets "server exited unexpectedly".
   tmux -L "$SOCKET" kill-server 2>/dev/null || true
   SESSIONS=$((SESSIONS + 1))
   SOCKET="roster-shots-$$-$SESSIONS"
-  tmux -L "$SOCKET" -f /dev/null new-session -d -s shot -x "$1" -y "$2" \
-    "env TERM=xterm-256color XDG_STATE_HOME=$WORK/state $BIN/roster --server $URL --token $TOKEN $ROSTER_ARGS"
+  tmux -L "$SOCKET" -f /dev/null new-session -d -s shot -x "$1" -y "$2" "env TERM=xterm-256color LANG=C.UTF-8 $3"
+}
+
+# start_roster COLS ROWS: roster in a new tmux session of that size.
+start_roster() {
+  new_session "$1" "$2" "XDG_STATE_HOME=$WORK/state $BIN/roster --server $URL --token $TOKEN $ROSTER_ARGS"
 }
 
 # start_ldap_roster COLS ROWS BIND_DN PASSWORD CA: roster on the LDAP server at $URL, the bind
 # password in a 0600 file named by the settings (never on a command line).
 start_ldap_roster() {
-  tmux -L "$SOCKET" kill-server 2>/dev/null || true
-  SESSIONS=$((SESSIONS + 1))
-  SOCKET="roster-shots-$$-$SESSIONS"
-  local config="$WORK/ldap-config-$SESSIONS"
+  local config="$WORK/ldap-config-$((SESSIONS + 1))"
   mkdir -p -m 700 "$config/roster"
   (umask 077; printf '%s' "$4" >"$config/password")
   printf '{"bindDN": "%s", "passwordFile": "%s", "caFile": "%s"}\n' "$3" "$config/password" "$5" >"$config/roster/roster.json"
-  tmux -L "$SOCKET" -f /dev/null new-session -d -s shot -x "$1" -y "$2" \
-    "env TERM=xterm-256color LANG=C.UTF-8 XDG_STATE_HOME=$WORK/state XDG_CONFIG_HOME=$config $BIN/roster --server $URL"
+  new_session "$1" "$2" "XDG_STATE_HOME=$WORK/state XDG_CONFIG_HOME=$config $BIN/roster --server $URL"
 }
 
 # wait_for TEXT: until the screen shows TEXT (20 s at most).
@@ -79,6 +79,20 @@ wait_for() {
 
 keys() { tmux -L "$SOCKET" send-keys -t shot "$@"; }
 
+# suspend_matching TEXT: search for TEXT, mark every user found (*) and suspend them (S, y).
+suspend_matching() {
+  keys /
+  keys -l "$1"
+  keys Enter
+  count=$(curl -s -H "Authorization: Bearer $TOKEN" "$URL/api/v1/users?per_page=1&q=$1" | python3 -c 'import json,sys; print("{:,}".format(json.load(sys.stdin)["data"]["total"]))')
+  wait_for "1 / $count "
+  keys '*'
+  wait_for "$count marked"
+  keys S
+  wait_for "Suspend "
+  keys y
+}
+
 # shot NAME COLS ROWS TITLE: capture the pane and render it.
 shot() {
   local name=$1 cols=$2 rows=$3 title=$4
@@ -89,6 +103,10 @@ shot() {
   read -r flag position < <(tmux -L "$SOCKET" display -p -t shot '#{cursor_flag} #{cursor_y},#{cursor_x}')
   cursor=""
   [ "$flag" = 1 ] && cursor=$position   # drawn only where the program shows it (a form field)
+  if [ -n "${KEEP_CAPTURES:-}" ]; then   # the captures and their arguments, to work on the renderer
+    mkdir -p "$KEEP_CAPTURES" && cp "$WORK/$name.ansi" "$KEEP_CAPTURES/"
+    printf '%s\n' "$cols" "$rows" "$title" "$cursor" >"$KEEP_CAPTURES/$name.args"
+  fi
   "$PYTHON" scripts/ansi_to_png.py "$WORK/$name.ansi" "$OUT/$name.png" --cols "$cols" --rows "$rows" \
     --title "$title" ${cursor:+--cursor "$cursor"}
   echo "$OUT/$name.png"
@@ -109,11 +127,11 @@ shot list-and-detail 120 40 "roster — 120×40"
 # 1b. Filters in force: the filter line's status and role, with a search; the server filters.
 keys f
 wait_for "Filter:"
-tmux -L "$SOCKET" send-keys -t shot -l "status:active role:admin"
+keys -l "status:active role:admin"
 keys Enter
 wait_for "role admin"
 keys /
-tmux -L "$SOCKET" send-keys -t shot -l "an"
+keys -l "an"
 keys Enter
 wait_for "“an”"
 sleep 0.3
@@ -131,9 +149,9 @@ keys Escape
 taken=$(curl -s -H "Authorization: Bearer $TOKEN" "$URL/api/v1/users?per_page=1" | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"]["items"][0]["email"])')
 keys n
 wait_for "New user"
-tmux -L "$SOCKET" send-keys -t shot -l "Ana Lima"
+keys -l "Ana Lima"
 keys Tab
-tmux -L "$SOCKET" send-keys -t shot -l "$taken"
+keys -l "$taken"
 keys Enter
 wait_for "already taken"
 shot create-form-error 120 40 "roster — new user, email taken"
@@ -164,7 +182,7 @@ start_roster 120 40
 wait_for "2,000 users"
 keys i
 wait_for "Import from:"
-tmux -L "$SOCKET" send-keys -t shot -l "$WORK/new-hires.csv"
+keys -l "$WORK/new-hires.csv"
 keys Enter
 wait_for "unchanged ·"
 shot import-preview 120 40 "roster — import preview (i): new, changed, unchanged"
@@ -204,16 +222,7 @@ shot error-dialog 120 40 "roster — error dialog"
 start_server bulk --latency 60
 start_roster 120 40
 wait_for "2,000 users"
-keys /
-tmux -L "$SOCKET" send-keys -t shot -l "example.org"
-keys Enter
-count=$(curl -s -H "Authorization: Bearer $TOKEN" "$URL/api/v1/users?per_page=1&q=example.org" | python3 -c 'import json,sys; print("{:,}".format(json.load(sys.stdin)["data"]["total"]))')
-wait_for "1 / $count "
-keys '*'
-wait_for "$count marked"
-keys S
-wait_for "Suspend "
-keys y
+suspend_matching example.org
 wait_for "left"
 sleep 4                 # a few hundred in, so the bar shows
 shot bulk-progress 120 40 "roster — suspending all users matching a search"
@@ -231,16 +240,7 @@ wait_for "ed Arthur"         # suspended, or reactivated: S toggles
 keys j j S
 wait_for "3 / 2,000"
 sleep 0.5
-keys /
-tmux -L "$SOCKET" send-keys -t shot -l "example.net"
-keys Enter
-count=$(curl -s -H "Authorization: Bearer $TOKEN" "$URL/api/v1/users?per_page=1&q=example.net" | python3 -c 'import json,sys; print("{:,}".format(json.load(sys.stdin)["data"]["total"]))')
-wait_for "1 / $count "
-keys '*'
-wait_for "$count marked"
-keys S
-wait_for "Suspend "
-keys y
+suspend_matching example.net
 wait_for " users in "       # "Suspended 250 users in 0.4 s; 124 already suspended"
 keys U
 wait_for "Recent changes"
@@ -300,7 +300,7 @@ wait_for "Edit "
 # The selected user: the third by display name, as roster sorts (sortBy=displayName).
 id=$(curl -s -H "Authorization: Bearer $TOKEN" "$URL/Users?count=3&sortBy=displayName&sortOrder=ascending" | "$PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["Resources"][2]["id"])')
 keys C-u
-tmux -L "$SOCKET" send-keys -t shot -l "Lí Nà (Sales)"
+keys -l "Lí Nà (Sales)"
 curl -s -o /dev/null -X PATCH -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/scim+json" \
   -d '{"schemas":["urn:ietf:params:scim:api:messages:2.0:PatchOp"],"Operations":[{"op":"replace","path":"active","value":false}]}' \
   "$URL/Users/$id"
@@ -325,11 +325,7 @@ cat >"$WORK/picker-config/roster/roster.json" <<JSON
   },
 }
 JSON
-tmux -L "$SOCKET" kill-server 2>/dev/null || true
-SESSIONS=$((SESSIONS + 1))
-SOCKET="roster-shots-$$-$SESSIONS"
-tmux -L "$SOCKET" -f /dev/null new-session -d -s shot -x 120 -y 40 \
-  "env TERM=xterm-256color XDG_STATE_HOME=$WORK/picker-state XDG_DATA_HOME=$WORK/data XDG_CONFIG_HOME=$WORK/picker-config $BIN/roster"
+new_session 120 40 "XDG_STATE_HOME=$WORK/picker-state XDG_DATA_HOME=$WORK/data XDG_CONFIG_HOME=$WORK/picker-config $BIN/roster"
 wait_for "1 / 60"
 keys C
 wait_for "2,000 users"
@@ -394,11 +390,7 @@ cat >"$WORK/review-config/roster/roster.json" <<JSON
 { connections: { hr: { server: "$HR_URL", api: "roster", token: "$TOKEN" },
                  saas: { server: "$SAAS_URL", api: "roster", token: "$TOKEN", color: "red" } } }
 JSON
-tmux -L "$SOCKET" kill-server 2>/dev/null || true
-SESSIONS=$((SESSIONS + 1))
-SOCKET="roster-shots-$$-$SESSIONS"
-tmux -L "$SOCKET" -f /dev/null new-session -d -s shot -x 120 -y 40 \
-  "env TERM=xterm-256color LANG=C.UTF-8 XDG_STATE_HOME=$WORK/review-state XDG_CONFIG_HOME=$WORK/review-config $BIN/roster compare hr saas"
+new_session 120 40 "XDG_STATE_HOME=$WORK/review-state XDG_CONFIG_HOME=$WORK/review-config $BIN/roster compare hr saas"
 wait_for "Leavers (1/4"
 keys j j
 sleep 0.5               # the detail pane follows once the selection rests
