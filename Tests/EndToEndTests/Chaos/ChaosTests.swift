@@ -92,16 +92,7 @@ struct ChaosTests {
         defer { server.stop() }
         let before = try await server.repository.listUsers(UserQuery(perPage: 50)).items
         let session = try RosterSession(server: server)
-        try await session.tmux.waitFor("1 / 300")
-        for _ in 0..<50 { try session.tmux.send("Space") }
-        try await session.tmux.waitFor("50 marked")
-        try session.tmux.send("S")
-        try await session.tmux.waitFor("Suspend 50 users?")
-        try session.tmux.send("y")
-        _ = try await session.tmux.waitForScreen("the run a fifth done") { screen in
-            guard let range = screen.range(of: #"(\d+) / 50"#, options: .regularExpression) else { return false }
-            return (Int(screen[range].split(separator: " ").first ?? "") ?? 0) >= 10
-        }
+        try await session.suspendFiftyUntilAFifthIsDone()
         server.kill()
         try await Task.sleep(for: .seconds(1))
         try server.restart()

@@ -49,3 +49,20 @@ extension String {
         return formatter.string(from: NSNumber(value: value)) ?? String(value)
     }
 }
+
+extension RosterSession {
+    /// Marks the list's first 50 users, suspends them, and returns once a fifth of the run is
+    /// done: a run to interrupt (on a server slowed with `--latency`, so it lasts).
+    func suspendFiftyUntilAFifthIsDone() async throws {
+        try await tmux.waitFor("1 / 300")
+        for _ in 0..<50 { try tmux.send("Space") }
+        try await tmux.waitFor("50 marked")
+        try tmux.send("S")
+        try await tmux.waitFor("Suspend 50 users?")
+        try tmux.send("y")
+        _ = try await tmux.waitForScreen("the run a fifth done") { screen in
+            guard let range = screen.range(of: #"(\d+) / 50"#, options: .regularExpression) else { return false }
+            return (Int(screen[range].split(separator: " ").first ?? "") ?? 0) >= 10
+        }
+    }
+}
