@@ -54,13 +54,7 @@ extension EndToEndTests {
         }
         let input = server.directory.appendingPathComponent("hires.csv")
         try (lines.joined(separator: "\r\n") + "\r\n").write(to: input, atomically: true, encoding: .utf8)
-        let session = try RosterSession(server: server)
-        try await session.tmux.waitFor("No users yet")
-
-        try session.tmux.send("i")
-        try await session.tmux.waitFor("Import from:")
-        try session.tmux.type(input.path)
-        try session.tmux.send("Enter")
+        let session = try await Self.previewImport(of: input, on: server)
         let preview = try await session.tmux.waitFor("48 new · 0 changed · 0 unchanged · 2 bad (not sent)")
         #expect(preview.contains("invalid email “not-an-email”"), "\(preview)")
         #expect(preview.contains("duplicate email: also on line 2"), "\(preview)")
@@ -87,13 +81,7 @@ extension EndToEndTests {
             + "Ana,Silva,ana@example.com,Secret-1!,/,admin\r\n"
             + "Bo,Berg,bo@example.com,Secret-2!,/,viewer\r\n"
             + "Cy,Cole,cy@example.com,Secret-3!,/,member\r\n").write(to: input, atomically: true, encoding: .utf8)
-        let session = try RosterSession(server: server)
-        try await session.tmux.waitFor("No users yet")
-
-        try session.tmux.send("i")
-        try await session.tmux.waitFor("Import from:")
-        try session.tmux.type(input.path)
-        try session.tmux.send("Enter")
+        let session = try await Self.previewImport(of: input, on: server)
         let preview = try await session.tmux.waitFor("3 new · 0 changed · 0 unchanged")
         #expect(preview.contains("Ignored columns: Password [Required], Org Unit Path [Required], Access"), "\(preview)")
         #expect(preview.contains("Ana Silva"), "first and last name joined: \(preview)")
@@ -116,5 +104,16 @@ extension EndToEndTests {
         let users = try await server.repository.listUsers(UserQuery(sort: .email)).items
         #expect(users.map(\.name) == ["Ana Silva", "Bo Berg", "Cy Cole"])
         #expect(users.map(\.role) == [.admin, .viewer, .member], "the column mapped by hand")
+    }
+
+    /// `roster` on an empty server, `i` and the file's path: its import preview opens.
+    private static func previewImport(of file: URL, on server: ServerProcess) async throws -> RosterSession {
+        let session = try RosterSession(server: server)
+        try await session.tmux.waitFor("No users yet")
+        try session.tmux.send("i")
+        try await session.tmux.waitFor("Import from:")
+        try session.tmux.type(file.path)
+        try session.tmux.send("Enter")
+        return session
     }
 }
