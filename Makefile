@@ -3,11 +3,18 @@ SHELL := /bin/bash
 SWIFT ?= swift
 CONFIG ?= debug
 BIN := .build/$(CONFIG)
+# Release builds put each function in a section of its own, so that the link can place the code
+# a session runs side by side (Package.swift's leanReleaseLink, Config/roster.order).
+RELEASE := build -c release -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections
+# The release roster, linked again when its order file or linker script is newer than it (the
+# build does not know the link reads them).
+ROSTER_RELEASE = for file in Config/roster.order Config/roster-text.ld; do \
+	  [ .build/release/roster -nt $$file ] || rm -f .build/release/roster; done; $(SWIFT) $(RELEASE) --product roster
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages the build and the tests need, each with the check that says it is there.
 APT_PACKAGES := pkg-config libncurses-dev libsqlite3-dev tmux openssl libldap-dev
-.PHONY: all deps ldap-deps postgres-deps build run test test-chaos chaos-run clean check-api check-scim python-venv api-check-tools scim-check-tools bench-server bench-token bench-server-backends bench-scim-filters bench-writes bench-tools bench bench-ldap bench-review screenshots tool-deps scim-peer fuzz test-tsan
+.PHONY: all deps ldap-deps postgres-deps build run test test-chaos chaos-run clean check-api check-scim python-venv api-check-tools scim-check-tools bench-server bench-token bench-server-backends bench-scim-filters bench-writes bench-tools bench bench-ldap bench-review screenshots tool-deps scim-peer fuzz test-tsan order-file
 
 # Python for the measuring and picture-making scripts: a virtual environment under .build, so
 # nothing is installed into the system's Python.
@@ -35,7 +42,12 @@ deps:
 	@command -v $(SWIFT) >/dev/null || { echo "swift is not on PATH: install Swift 6 from https://swift.org/install"; exit 1; }
 
 build: deps
-	$(SWIFT) build -c $(CONFIG)
+ifeq ($(CONFIG),release)
+	$(ROSTER_RELEASE)
+	$(SWIFT) $(RELEASE) --product roster-server
+else
+	$(SWIFT) build
+endif
 
 run: build
 	$(BIN)/roster $(ARGS)
@@ -180,8 +192,8 @@ bench-writes: bench-tools
 	BIN=.build/release BASE_BIN=$(BASE_BIN) scripts/bench-writes.sh
 
 bench-tools: deps
-	$(SWIFT) build -c release --product roster-server
-	$(SWIFT) build -c release --product roster-bench
+	$(SWIFT) $(RELEASE) --product roster-server
+	$(SWIFT) $(RELEASE) --product roster-bench
 	@missing=""; \
 	command -v wrk >/dev/null || missing="$$missing wrk"; \
 	command -v curl >/dev/null || missing="$$missing curl"; \
@@ -218,10 +230,20 @@ screenshots: tool-deps scim-peer ldap-deps
 # Release build; tuibench measures roster (120x40, 100,000 users) against less on 100,000 lines,
 # then roster on slapd with 100,000 people beside roster-server and libldap alone (bench-ldap);
 # with BASE_BIN (a folder with another build's release roster) that build is measured beside it.
+# Config/roster.order: the functions a session of the release roster runs, seen by valgrind's
+# callgrind (scripts/order-file.sh); run it again when the code a session runs has changed much.
+order-file: tool-deps
+	@command -v valgrind >/dev/null || { echo "Installing: valgrind"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind; }
+	$(ROSTER_RELEASE)
+	$(SWIFT) $(RELEASE) --product roster-server
+	PYTHON=$(PY) TUIBENCH=$(TUIBENCH) BIN=.build/release scripts/order-file.sh
+	$(ROSTER_RELEASE)
+
 bench: tool-deps ldap-deps
-	$(SWIFT) build -c release --product roster
-	$(SWIFT) build -c release --product roster-server
-	$(SWIFT) build -c release --product roster-bench
+	$(ROSTER_RELEASE)
+	$(SWIFT) $(RELEASE) --product roster-server
+	$(SWIFT) $(RELEASE) --product roster-bench
 	PYTHON=$(PY) TUIBENCH=$(TUIBENCH) BIN=.build/release BASE_BIN=$(BASE_BIN) scripts/bench.sh
 	PYTHON=$(PY) TUIBENCH=$(TUIBENCH) BIN=.build/release scripts/bench-ldap.sh
 	BIN=.build/release scripts/bench-review.sh
@@ -229,16 +251,16 @@ bench: tool-deps ldap-deps
 # The access review alone: `roster compare` of 100,000 against 100,000 on two roster-servers
 # (wall time, peak memory, the comparison) and its reads beside two CSV exports (scripts/bench-review.sh).
 bench-review: tool-deps
-	$(SWIFT) build -c release --product roster
-	$(SWIFT) build -c release --product roster-server
-	$(SWIFT) build -c release --product roster-bench
+	$(ROSTER_RELEASE)
+	$(SWIFT) $(RELEASE) --product roster-server
+	$(SWIFT) $(RELEASE) --product roster-bench
 	BIN=.build/release scripts/bench-review.sh
 
 # The LDAP part alone: first screen, a search and memory on slapd (100,000 people, seeded with
 # slapadd) beside roster-server (100,000 users) and a libldap paged search of the first page.
 bench-ldap: tool-deps ldap-deps
-	$(SWIFT) build -c release --product roster
-	$(SWIFT) build -c release --product roster-server
+	$(ROSTER_RELEASE)
+	$(SWIFT) $(RELEASE) --product roster-server
 	PYTHON=$(PY) TUIBENCH=$(TUIBENCH) BIN=.build/release scripts/bench-ldap.sh
 
 clean:

@@ -1,10 +1,46 @@
 // swift-tools-version: 6.2
 import PackageDescription
+#if canImport(Glibc)
+import Glibc
+
+/// Packed relative relocations (DT_RELR) need the loader of glibc 2.36 (Debian 12, Ubuntu 24.04).
+let loaderReadsPackedRelocations: Bool = {
+    var name = [CChar](repeating: 0, count: 64) // "glibc 2.36"
+    guard confstr(Int32(_CS_GNU_LIBC_VERSION), &name, name.count) > 0 else { return false }
+    let text = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let version = text.split(separator: " ").last?.split(separator: ".").compactMap { Int($0) } ?? []
+    return version.count >= 2 && (version[0], version[1]) >= (2, 36)
+}()
+#else
+let loaderReadsPackedRelocations = false
+#endif
 
 // Our own targets treat every warning as an error: "zero warnings" is enforced by the build,
 // not by a reviewer's eyes.
 let strict: [SwiftSetting] = [
     .treatAllWarnings(as: .error),
+]
+
+// The release `roster` is linked to stay small in memory (docs/benchmarks.md, "Memory"). The
+// kernel maps code 64 KB at a time around each first touch, so what a session runs should lie
+// together: the Swift runtime and Foundation are linked statically (only their used parts, not
+// two dozen whole shared libraries), and lld places the functions of Config/roster.order
+// (`make order-file`) first and the unnamed helpers Swift emits beside them
+// (Config/roster-text.ld). `make` compiles release builds with a section a function
+// (RELEASE_FLAGS in the Makefile), which that placing needs. The executable exports no
+// symbols (nothing loads it as a library; a 57,000-symbol export table is searched at every
+// start), and its relative relocations are packed where the loader reads them (glibc 2.36).
+let leanReleaseLink: [LinkerSetting] = [
+    .unsafeFlags([
+        "-static-stdlib", "-use-ld=lld",
+        // Foundation's static parts that its own objects name but the driver does not add.
+        "-lCoreFoundation", "-l_FoundationCShims", "-l_FoundationCollections", "-l_FoundationICU",
+        "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Config/roster.order",
+        "-Xlinker", "--no-warn-symbol-ordering",
+        "-Xlinker", "-T", "-Xlinker", "\(Context.packageDirectory)/Config/roster-text.ld",
+        "-Xlinker", "--no-export-dynamic",
+    ] + (loaderReadsPackedRelocations ? ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] : []),
+    .when(platforms: [.linux], configuration: .release)),
 ]
 
 let package = Package(
@@ -148,7 +184,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strict
+            swiftSettings: strict,
+            linkerSettings: leanReleaseLink
         ),
         .executableTarget(
             name: "roster-server",
