@@ -175,14 +175,16 @@ has bulk || { "$PYTHON" scripts/bench_report.py "${report[@]}"; exit 0; }
 
 # Bulk: Space x1000 marks the first 1,000 users, S and y suspend them, and j x$BULK_JS is
 # pressed while the run goes (each its own response window, so a quiet window of 15 ms keeps
-# them inside the run). Then Z (bound to nothing) x$BULK_WAIT waits the run out: while it goes
-# its progress line answers each Z; once it is over and its message gone, each Z draws nothing
-# and waits the key timeout (500 ms). Then the keys section's j x300 and PgDn x30, and 5 s of
-# idle: the figures after a run. Against roster's embedded server, on a copy of the seeded
+# them inside the run). Then Ctrl-Q x$BULK_WAIT waits the run out without a key reaching the
+# app (each key holds the run's next request for WorkRunner.keyGrace, so keys would stall it):
+# the pty's line discipline takes Ctrl-Q (XON; ncurses' cbreak leaves IXON on) and roster never
+# sees it. While the run goes its progress line (every 100 ms) ends each wait; once it is over
+# and its message gone (3 s later), each waits the key timeout (500 ms).
+# Then the keys section's j x300 and PgDn x30, and 5 s of idle: the figures after a run. Against roster's embedded server, on a copy of the seeded
 # database made fresh for each run; the app writes the run's figures to its log, which the
 # report reads.
 BULK_JS=${BULK_JS:-60}
-BULK_WAIT=${BULK_WAIT:-40}
+BULK_WAIT=${BULK_WAIT:-60}
 kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
 for file in "$workdir"/users.sqlite*; do cp "$file" "$workdir/pristine${file#"$workdir"/users}"; done
 mkdir -p "$workdir/bulk-config/roster" "$workdir/bulk-state"
@@ -208,7 +210,7 @@ bulk_bench() {
 # The baseline first: the same marks and keys, no run (its log has no "bulk run" line).
 after="j*300,<PgDn>*30"
 bulk_bench roster-bulk-rest "<Space>*1000,j*$BULK_JS,$after"
-bulk_bench roster-bulk "<Space>*1000,S,y,j*$BULK_JS,Z*$BULK_WAIT,$after"
+bulk_bench roster-bulk "<Space>*1000,S,y,j*$BULK_JS,<C-q>*$BULK_WAIT,$after"
 
 # Journal A/B: the run of 1,000 (no keys during it) with the journal on, then off ("journal":
 # false), alternating so both see the same load on the machine; each writes its own log.

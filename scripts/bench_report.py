@@ -208,10 +208,13 @@ def after_report(bulk, rest, less):
     run: j x300 (the second j group), PgDn x30, 5 s idle, peak RSS over the whole process."""
     if bulk.key("j", "latency_ms", nth=1) is None:
         return []
-    # The wait is over only when a Z drew nothing for the key timeout: the run's progress line
-    # answers every Z while it goes (and its end message, until it goes).
-    waits = [bulk.group(r, "Z") or {} for r in bulk.runs]
-    ended = sum(1 for w in waits if w.get("count") and w.get("responded", 0) < w["count"])
+    # The run was over before the keys when a wait (Ctrl-Q, which roster never sees) met a
+    # whole key timeout of silence (the run's progress line ends each wait while it goes) and
+    # nothing but the keys drew during them.
+    def over(run):
+        wait, keys = bulk.group(run, "<C-q>") or {}, bulk.group(run, "j", 1) or {}
+        return wait.get("responded", 0) < wait.get("count", 0) and keys.get("background_bytes", 1) == 0
+    ended = sum(1 for r in bulk.runs if over(r))
     drawn = median((bulk.group(r, "j", 1) or {}).get("background_bytes") for r in bulk.runs)
     print(f"\nafter the run (j x300, PgDn x30, 5 s idle), beside the same marks and keys with no run; "
           f"the run was over before the keys in {ended} of {len(bulk.runs)} runs, "
