@@ -7,14 +7,14 @@
 #   scroll:  PageDown x300 (more than 10,000 rows), for peak memory; and roster's j x300 again
 #            with "scrolling": "line", for comparison;
 #   memory:  the scroll again against servers of 10,000 and 1,000,000 users ($MEMORY_USERS);
-#   groups:  Tab to the groups view, Enter into a group's members, j x300 there;
+#   groups:  Tab to the groups view, Enter into a group's members, j x300 and PgDn x15 there;
 #   slow:    startup to the first full list through scripts/delay_proxy.py (50 ms each way, a
 #            100 ms round trip), Roster API and SCIM, each with --api named and with auto;
 #   embedded: startup of the default embedded server (its 500 demo users, second start);
-#   bulk:    1,000 users marked and suspended on the embedded server, j pressed meanwhile; and
-#            the same marks and j with no run, as the baseline the run's j is compared with; and
-#            the same run of 1,000 with the change journal on and off, alternating
-#            ($JOURNAL_RUNS each), for the journal's cost in wall time;
+#   bulk:    1,000 users marked and suspended on the embedded server, j pressed meanwhile, then
+#            (the run waited out) j x300, PgDn x30 and 5 s idle; and the same marks and keys with
+#            no run, as the baseline both are compared with; and the same run of 1,000 with the
+#            change journal on and off, alternating ($JOURNAL_RUNS each), for the journal's cost;
 #   import:  roster-bench --import against a roster-server of 10,000 users: $IMPORT_ROWS bare
 #            creates (the baseline: what the server takes), then a Google-template file of
 #            $IMPORT_ROWS new users previewed and imported, then one renaming them all (updates);
@@ -127,7 +127,9 @@ fi
 
 if has groups; then
     # Tab opens the groups view (the first group's members come with it), Enter moves into them.
-    both groups "1 / $total" q '<Tab>,<Enter>,j*300,<PgDn>*30' 0 -- "${remote[@]}"
+    # The first group (Design) has 620 members at 100,000 users: g goes back to the top so that
+    # every PageDown moves (one past the end draws nothing and waits tuibench's key timeout).
+    both groups "1 / $total" q '<Tab>,<Enter>,j*300,g,<PgDn>*15' 0 -- "${remote[@]}"
 fi
 
 if has slow; then
@@ -173,9 +175,16 @@ has bulk || { "$PYTHON" scripts/bench_report.py "${report[@]}"; exit 0; }
 
 # Bulk: Space x1000 marks the first 1,000 users, S and y suspend them, and j x$BULK_JS is
 # pressed while the run goes (each its own response window, so a quiet window of 15 ms keeps
-# them inside the run). Against roster's embedded server, on a copy of the seeded database made
-# fresh for each run; the app writes the run's figures to its log, which the report reads.
+# them inside the run). Then Ctrl-Q x$BULK_WAIT waits the run out without a key reaching the
+# app (each key holds the run's next request for WorkRunner.keyGrace, so keys would stall it):
+# the pty's line discipline takes Ctrl-Q (XON; ncurses' cbreak leaves IXON on) and roster never
+# sees it. While the run goes its progress line (every 100 ms) ends each wait; once it is over
+# and its message gone (3 s later), each waits the key timeout (500 ms).
+# Then the keys section's j x300 and PgDn x30, and 5 s of idle: the figures after a run. Against roster's embedded server, on a copy of the seeded
+# database made fresh for each run; the app writes the run's figures to its log, which the
+# report reads.
 BULK_JS=${BULK_JS:-60}
+BULK_WAIT=${BULK_WAIT:-60}
 kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
 for file in "$workdir"/users.sqlite*; do cp "$file" "$workdir/pristine${file#"$workdir"/users}"; done
 mkdir -p "$workdir/bulk-config/roster" "$workdir/bulk-state"
@@ -194,13 +203,14 @@ bulk_bench() {
     echo "measuring $name ($keys, $RUNS runs)"
     "$PYTHON" "$TUIBENCH" --size 120x40 --runs "$RUNS" --quiet-log --marker "1 / $total" --startup-timeout 60 \
         --env "XDG_STATE_HOME=$workdir/bulk-state" --env "XDG_CONFIG_HOME=$workdir/bulk-config" --env LANG=C.UTF-8 \
-        --quiet-ms 15 --keys "$keys" --idle 20 --quit-keys q --keep-samples \
+        --quiet-ms 15 --key-timeout-ms 500 --keys "$keys" --idle 5 --quit-keys q --keep-samples \
         --json "$workdir/$name.json" --dump "$workdir/$name.screen" -- sh "$workdir/bulk-roster.sh" \
         >"$workdir/$name.txt" 2>&1 || { cat "$workdir/$name.txt" >&2; exit 1; }
 }
-# The baseline first: the same marks and j, no run (its log has no "bulk run" line).
-bulk_bench roster-bulk-rest "<Space>*1000,j*$BULK_JS"
-bulk_bench roster-bulk "<Space>*1000,S,y,j*$BULK_JS"
+# The baseline first: the same marks and keys, no run (its log has no "bulk run" line).
+after="j*300,<PgDn>*30"
+bulk_bench roster-bulk-rest "<Space>*1000,j*$BULK_JS,$after"
+bulk_bench roster-bulk "<Space>*1000,S,y,j*$BULK_JS,<C-q>*$BULK_WAIT,$after"
 
 # Journal A/B: the run of 1,000 (no keys during it) with the journal on, then off ("journal":
 # false), alternating so both see the same load on the machine; each writes its own log.

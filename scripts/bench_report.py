@@ -34,14 +34,13 @@ class Measurement:
         with open(path) as handle:
             self.runs = json.load(handle)["runs"]
 
-    def group(self, run, key):
-        for group in run["keys"]:
-            if group["key"] == key:
-                return group
-        return None
+    def group(self, run, key, nth=0):
+        """The nth group of `key` in the run (a key pressed in two groups: 0, then 1)."""
+        found = [group for group in run["keys"] if group["key"] == key]
+        return found[nth] if nth < len(found) else None
 
-    def key(self, key, field, which="median"):
-        return median((self.group(r, key) or {}).get(field, {}).get(which) for r in self.runs)
+    def key(self, key, field, which="median", nth=0):
+        return median((self.group(r, key, nth) or {}).get(field, {}).get(which) for r in self.runs)
 
     def startup(self):
         return median(r["startup"]["startup_ms"] for r in self.runs)
@@ -170,7 +169,7 @@ BULK_LINE = re.compile(r"bulk run (\w+): [^,]+, (\d+) of (\d+) users .*?, (\d+) 
 
 def bulk_report(folder, log_path, less):
     """The bulk figures: each run's wall time and rates from the app's log, and j meanwhile,
-    against j with no run and against less."""
+    against j with no run and against less; then the figures after the run."""
     bulk, rest = load(folder, "roster-bulk"), load(folder, "roster-bulk-rest")
     if bulk is None or rest is None:
         return []
@@ -200,8 +199,51 @@ def bulk_report(folder, log_path, less):
             missed.append(f"bulk j {name}")
         print(f"  {'j ' + name:<30} {j:>9.2f} ms median ({ratio}), p99 {p99:.2f} ms   "
               f"{'met' if met else 'MISSED'}: <= 2.5x less, p99 < 2 ms")
-    print(f"  {'peak RSS (embedded, bulk)':<30} {bulk.rss():>9.1f} MB   {'met' if bulk.rss() < 45 else 'MISSED'}: < 45 MB")
     print(f"  {'Space (mark, move) median':<30} {bulk.key('<Space>', 'latency_ms'):>9.2f} ms")
+    return missed + after_report(bulk, rest, less)
+
+
+def after_report(bulk, rest, less):
+    """The keys section's figures once the run is over, beside the same marks and keys with no
+    run: j x300 (the second j group), PgDn x30, 5 s idle, peak RSS over the whole process."""
+    if bulk.key("j", "latency_ms", nth=1) is None:
+        return []
+    # The run was over before the keys when a wait (Ctrl-Q, which roster never sees) met a
+    # whole key timeout of silence (the run's progress line ends each wait while it goes) and
+    # nothing but the keys drew during them.
+    def over(run):
+        wait, keys = bulk.group(run, "<C-q>") or {}, bulk.group(run, "j", 1) or {}
+        return wait.get("responded", 0) < wait.get("count", 0) and keys.get("background_bytes", 1) == 0
+    ended = sum(1 for r in bulk.runs if over(r))
+    drawn = median((bulk.group(r, "j", 1) or {}).get("background_bytes") for r in bulk.runs)
+    print(f"\nafter the run (j x300, PgDn x30, 5 s idle), beside the same marks and keys with no run; "
+          f"the run was over before the keys in {ended} of {len(bulk.runs)} runs, "
+          f"{fmt(drawn, '{:.0f}')} bytes drawn meanwhile by nothing the keys did (median)")
+    less_j = less.key("j", "latency_ms") if less else None
+    less_pgdn = less.key("<PgDn>", "latency_ms") if less else None
+    figures = (
+        ("j median", "ms", "{:.2f}", lambda m: m.key("j", "latency_ms", nth=1),
+         lambda v: (less_j is not None and v <= 2.5 * less_j, "<= 2.5x less")),
+        ("j p99", "ms", "{:.2f}", lambda m: m.key("j", "latency_ms", "p99", nth=1), lambda v: (v < 2, "< 2 ms")),
+        ("PgDn median", "ms", "{:.2f}", lambda m: m.key("<PgDn>", "latency_ms"),
+         lambda v: (less_pgdn is not None and v <= 3 * less_pgdn, "<= 3x less")),
+        ("idle CPU, 5 s", "ms", "{:.1f}", Measurement.idle, lambda v: (v == 0, "0 ms (10 ms ticks)")),
+        ("  precise (schedstat)", "ms", "{:.2f}", Measurement.idle_precise, None),
+        ("peak RSS, embedded", "MB", "{:.1f}", Measurement.rss, lambda v: (v < 45, "< 45 MB")),
+    )
+    print(f"  {'figure':<24} {'unit':<5} {'after run':>9} {'no run':>9}   target")
+    missed = []
+    for figure, unit, spec, pick, target in figures:
+        value, base = pick(bulk), pick(rest)
+        verdict = ""
+        if target and value is not None:
+            met, text = target(value)
+            verdict = f"{'met' if met else 'MISSED'}: {text}"
+            if not met:
+                missed.append(f"after a bulk run: {figure}")
+        print(f"  {figure:<24} {unit:<5} {fmt(value, spec):>9} {fmt(base, spec):>9}   {verdict}")
+    if ended < len(bulk.runs):
+        missed.append("after a bulk run: the run was not over before the keys (raise BULK_WAIT)")
     return missed
 
 

@@ -32,6 +32,10 @@ struct GroupsScreenTests {
         controller.handle(keys.map(TerminalEvent.key))
     }
 
+    func press(_ key: Key, times: Int) {
+        for _ in 0..<times { controller.handle([.key(key)]) }
+    }
+
     func settle() async {
         for _ in 0..<200 { await Task.yield() }
         await model.activity.waitForLoads()
@@ -164,12 +168,66 @@ struct GroupsScreenTests {
         await settle()
 
         press(.enter)
+        let presenter = controller.renderer.presenter
+        let rowsMade = (presenter.groupRows.rowsMade, presenter.memberRows.rowsMade)
         canvas.forgetWrites()
         press(.character("j"))
+        #expect(presenter.groupRows.rowsMade == rowsMade.0 && presenter.memberRows.rowsMade == rowsMade.1,
+                "j derived a pane's rows again")
         #expect(Set(canvas.writes.keys) == [topEdge, firstRow, firstRow + 1], "j in the members: \(canvas.writes)")
         #expect((canvas.writes[topEdge] ?? 0) <= 12, "the top edges were drawn whole")
         #expect((canvas.writes[firstRow] ?? 0) <= layout.body.width - groupsWidth, "the groups pane was drawn too")
         matchesAFullRedraw("j in the members")
+    }
+
+    /// The panes keep their rows from frame to frame (RowsMemo) while their items and window
+    /// stand; a move out of the window, the members following, a resize or a search makes them
+    /// again, and each frame shows the rows a full redraw shows.
+    @Test func thePanesMakeTheirRowsAgainOnlyWhenTheirItemsOrWindowChange() async throws {
+        let teams = await groups.insertGroups(named: (1...60).map { "Team \($0 < 10 ? "0" : "")\($0)" })
+        await groups.insertMembers((1...40).map { User.fixture(number: $0).id }, into: teams[0].id)
+        await openGroups()
+        let presenter = controller.renderer.presenter
+        var made = (groups: presenter.groupRows.rowsMade, members: presenter.memberRows.rowsMade)
+
+        press(.character("j"))
+        #expect(presenter.groupRows.rowsMade == made.groups && presenter.memberRows.rowsMade == made.members)
+        press(.character("j"), times: 30)
+        matchesAFullRedraw("j past the groups pane's bottom")
+        #expect(presenter.groupRows.rowsMade > made.groups)
+        #expect(presenter.memberRows.rowsMade == made.members, "the members followed before the selection rested")
+        let selected = try #require(model.groupsView.selectedGroup)
+        #expect(canvas.text.contains("▌\(selected.name)"))
+
+        made.members = presenter.memberRows.rowsMade
+        await clock.advance(by: UserDetailModel.settleDelay)
+        await settle()
+        matchesAFullRedraw("the members following the selection")
+        #expect(presenter.memberRows.rowsMade > made.members)
+        #expect(canvas.text.contains("Members of \(selected.name)"))
+
+        canvas.resize(columns: 120, rows: 40)
+        controller.handle([.resize(canvas.size)])
+        matchesAFullRedraw("a resize")
+        #expect(canvas.text.contains("▌\(selected.name)"))
+
+        press(.home, .character("/"))
+        for character in "Team 0" { press(.character(character)) }
+        await settle()
+        press(.enter)
+        await clock.advance(by: UserDetailModel.settleDelay)
+        await settle()
+        matchesAFullRedraw("a search")
+        #expect(canvas.text.contains("Team 01") && canvas.text.contains("Team 09"))
+        #expect(!canvas.text.contains("Team 10") && !canvas.text.contains("Sales"))
+        #expect(canvas.text.contains("Members of Team 01") && canvas.text.contains("User 0000001"))
+
+        press(.enter)
+        await settle()
+        made.members = presenter.memberRows.rowsMade
+        press(.character("j"), times: 3)
+        #expect(presenter.memberRows.rowsMade == made.members, "j inside the members pane derived its rows again")
+        matchesAFullRedraw("j in the members after the search")
     }
 
     @Test func everyGroupsStepLeavesTheScreenAFullRedrawWouldDraw() async {

@@ -24,7 +24,8 @@ public final class GroupsViewModel {
 
     @ObservationIgnored let directory: any Directory
     @ObservationIgnored private let activity: Activity
-    @ObservationIgnored private var settle: TrackedTask?
+    /// Until the selection rests: re-armed by each move, not restarted (see `MovableTimer`).
+    @ObservationIgnored private let settle: MovableTimer
     @ObservationIgnored private(set) var hasStarted = false
 
     public init(directory: any Directory, activity: Activity, perPage: Int = UserQuery.defaultPerPage) {
@@ -32,6 +33,7 @@ public final class GroupsViewModel {
         self.activity = activity
         groups = PagedItems(perPage: Self.groupsPerPage, activity: activity)
         members = PagedItems(perPage: perPage, activity: activity)
+        settle = MovableTimer(activity: activity)
         groups.onSelectionChange = { [weak self] group in self?.follow(group) }
     }
 
@@ -112,9 +114,8 @@ public final class GroupsViewModel {
     // MARK: Members following the selection
 
     private func follow(_ group: Group?) {
-        settle?.cancel()
-        settle = nil
         guard let group else {
+            settle.disarm()
             shownGroup = nil
             focusGroups()
             members.clear()
@@ -122,14 +123,16 @@ public final class GroupsViewModel {
         }
         if shownGroup?.id == group.id {
             // The same group, changed (renamed, a member count): show it; the members stand.
+            settle.disarm()
             if shownGroup != group { shownGroup = group }
             return
         }
         // The first group shows at once; later ones once the selection rests.
         if shownGroup == nil {
+            settle.disarm()
             show(group)
         } else {
-            settle = activity.schedule(after: UserDetailModel.settleDelay) { [weak self] in self?.show(group) }
+            settle.arm(after: UserDetailModel.settleDelay) { [weak self] in self?.show(group) }
         }
     }
 

@@ -15,7 +15,7 @@ extension Presenter {
         }
         let searched = view.search
         let title = searched.isEmpty ? "Groups" : "Groups matching “\(searched)”"
-        var groups = pane(view.groups, title: title, row: { GroupsContent.GroupRow($0) }) { state in
+        var groups = pane(view.groups, title: title, memo: groupRows, row: { GroupsContent.GroupRow($0) }) { state in
             switch state {
             case .failed(let error, nil): "\(error.errorDescription ?? "Could not load the groups.") Press r to retry."
             case .idle, .loading(nil): "\(spinner ?? "…") Loading groups…"
@@ -26,7 +26,7 @@ extension Presenter {
 
         let shown = view.shownGroup
         let membersTitle = shown.map { "Members of \($0.name)" } ?? "Members"
-        let members = pane(view.members, title: membersTitle, row: { GroupsContent.MemberRow($0) }) { state in
+        let members = pane(view.members, title: membersTitle, memo: memberRows, row: { GroupsContent.MemberRow($0) }) { state in
             guard shown != nil else { return view.groups.items.isEmpty ? "" : "Select a group." }
             switch state {
             case .failed(let error, nil): return "\(error.errorDescription ?? "Could not load the members.") Press r to retry."
@@ -40,15 +40,17 @@ extension Presenter {
         return content
     }
 
-    /// A pane of the visible rows of `items`, each drawn as `row` makes it, with
-    /// `message(state)` when it has none.
+    /// A pane of the visible rows of `items`, each drawn as `row` makes it (or as `memo` kept
+    /// them, when neither the items nor the window moved), with `message(state)` when it has none.
     private func pane<Item, Row>(
-        _ items: PagedItems<Item>, title: String, row: (Item) -> Row, message: (LoadState<Int>) -> String
+        _ items: PagedItems<Item>, title: String, memo: RowsMemo<[Item], Row>, row: (Item) -> Row,
+        message: (LoadState<Int>) -> String
     ) -> GroupsContent.Pane<Row> {
         let visible = items.visibleRows
-        var pane = GroupsContent.Pane<Row>(title: title, rows: items.items[visible].map(row))
+        let all = items.items
+        var pane = GroupsContent.Pane<Row>(title: title, rows: memo.rows(of: all, visible: visible) { all[visible].map(row) })
         pane.firstIndex = visible.lowerBound
-        pane.selectedIndex = items.items.isEmpty ? nil : items.selection
+        pane.selectedIndex = all.isEmpty ? nil : items.selection
         pane.total = items.total
         if pane.rows.isEmpty {
             let text = message(items.state)

@@ -9,7 +9,9 @@ struct Presenter {
     let model: AppModel
     let serverLabel: String
     let detailRecord = DetailRecordMemo()
-    let listRows = ListRowsMemo()
+    let listRows = RowsMemo<Listing, ListRowContent>()
+    let groupRows = RowsMemo<[Group], GroupsContent.GroupRow>()
+    let memberRows = RowsMemo<[User], GroupsContent.MemberRow>()
 
     var spinner: String? {
         model.isLoading ? SpinnerFrames.frame(model.activity.spinnerFrame) : nil

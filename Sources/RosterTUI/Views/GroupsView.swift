@@ -89,13 +89,18 @@ public enum GroupsView {
             for index in [previous.selectedIndex, pane.selectedIndex].compactMap({ $0 }) { drawRow(at: index - pane.firstIndex) }
             return
         }
-        canvas.fill(rect, style: .normal)
+        // What the box, the titles and the rows (each padded to the pane's width) draw is not
+        // cleared first: a PageDown redraws a pane whole, and clearing it was a quarter of that.
+        guard rect.width >= 2, rect.height >= 2 else { return canvas.fill(rect, style: .normal) }
         canvas.drawBox(rect, title: pane.title, style: focused ? .border : .dim)
         if showsPosition {
             canvas.draw(position, at: Point(row: rect.row, column: rect.right - positionWidth - 2), style: .accent)
         }
-        guard inner.height >= 2, inner.width >= 6 else { return }
+        guard inner.height >= 2, inner.width >= 6 else { return canvas.fill(inner, style: .normal) }
         canvas.drawPadded(titles(inner.width), at: Point(row: inner.row, column: inner.column), width: inner.width, style: .columnTitle)
+        let rowsDrawn = min(pane.rows.count, rowsArea.height)
+        canvas.fill(Rect(row: rowsArea.row + rowsDrawn, column: rowsArea.column, width: rowsArea.width, height: rowsArea.height - rowsDrawn),
+                    style: .normal)
         if pane.rows.isEmpty {
             if let message = pane.message {
                 let lines = TextWrap.lines(message, width: max(1, rowsArea.width - 2))

@@ -68,7 +68,7 @@ public enum UserListView {
         }
         // The same rows in the same place (a move inside the screen, a mark): only the lines
         // whose selection or mark changed are drawn, and no row's texts are compared. Both
-        // arrays are usually the Presenter's one array (ListRowsMemo), which == sees at once.
+        // arrays are usually the Presenter's one array (RowsMemo), which == sees at once.
         let sameRows = previous.map { $0.firstIndex == content.firstIndex && $0.rows == content.rows } ?? false
         for offset in 0..<rowsArea.height {
             if let previous, sameRows {
