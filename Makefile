@@ -191,6 +191,13 @@ bench-scim-filters: bench-tools postgres-deps
 bench-writes: bench-tools
 	BIN=.build/release BASE_BIN=$(BASE_BIN) scripts/bench-writes.sh
 
+# ISO8601Timestamp against FoundationEssentials' ISO8601FormatStyle: parse and format of the same
+# 100,000 timestamps, rounds interleaved, medians (docs/benchmarks.md, "Timestamps").
+.PHONY: bench-timestamps
+bench-timestamps: deps
+	$(SWIFT) build -c release --product roster-bench
+	.build/release/roster-bench --timestamps
+
 bench-tools: deps
 	$(SWIFT) $(RELEASE) --product roster-server
 	$(SWIFT) $(RELEASE) --product roster-bench

@@ -70,6 +70,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3" ..< "5.0.0"),
         // Property tests (Swift Testing): generators, seeds to replay a failure, shrinking.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // tokenCommand and passwordCommand (RosterKit's TokenCommand). Without its default
+        // SubprocessFoundation trait: it needs no Foundation, and `roster` is shedding the full one.
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2", traits: []),
     ],
     targets: [
         // ncursesw; shim.h wraps the macros and globals Swift cannot import. No `pkgConfig:`
@@ -99,6 +102,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
             ],
             swiftSettings: strict
         ),

@@ -11,13 +11,18 @@ import RosterKit
 /// (how long a cancelled request takes to end, at each stage; see `CancelBench`), or
 /// roster-bench --review ... (the access review beside two CSV exports; see `ReviewBench`).
 /// (`--apiclient-only` measures only the `APIClient`, for a second server.) With
-/// `--import BASE_URL TOKEN [ROWS] [RUNS]`, a CSV import's preview and run (`ImportBench`).
+/// `--import BASE_URL TOKEN [ROWS] [RUNS]`, a CSV import's preview and run (`ImportBench`); with
+/// `--timestamps`, ISO8601Timestamp against Foundation's ISO8601FormatStyle (`TimestampBench`).
 @main
 struct RosterBench {
     static func main() async throws {
         let arguments = CommandLine.arguments
         if arguments.count > 1, arguments[1] == "--review" {
             try await ReviewBench.run(Array(arguments.dropFirst(2)))
+            return
+        }
+        if arguments.count > 1, arguments[1] == "--timestamps" {
+            TimestampBench.run(Array(arguments.dropFirst(2)))
             return
         }
         if arguments.count == 2, arguments[1] == "--cancel" {

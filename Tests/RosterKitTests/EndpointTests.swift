@@ -97,6 +97,8 @@ struct EndpointTests {
         #expect(delete.url.path == "/roster/api/v1/users/u1")
         #expect(delete.body == nil)
         #expect(delete.headers["Idempotency-Key"] == nil, "only a create carries a key")
+        #expect(delete.headers["If-Match"] == nil)
+        #expect(try request(.delete(id: "u1", ifMatch: #"W/"2026-11-21T09:30:00.250Z""#)).headers["If-Match"] == #"W/"2026-11-21T09:30:00.250Z""#)
         let health = try request(.health)
         #expect(health.method == .get)
         #expect(health.url.path == "/roster/api/v1/health")

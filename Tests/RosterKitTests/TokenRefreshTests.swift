@@ -149,6 +149,21 @@ struct TokenRefreshTests {
         #expect(ContinuousClock.now - started < .seconds(60), "took \(ContinuousClock.now - started)")
     }
 
+    @Test("a command killed by a signal, and one printing over a megabyte, are clear errors that show nothing it printed")
+    func killedAndChattyCommands() async throws {
+        await #expect(throws: APIError.tokenUnavailable("tokenCommand exited with status 137.")) {
+            _ = try await TokenProvider(.command("kill -9 $$")).current()
+        }
+        do {
+            _ = try await TokenProvider(.command("echo secret-line; head -c 2000000 /dev/zero | tr '\\0' x")).current()
+            Issue.record("a token from 2 MB of output")
+        } catch let error as APIError {
+            let message = error.errorDescription ?? ""
+            #expect(message.contains("printed more than 1024 KiB"), "\(message)")
+            #expect(!message.contains("secret-line") && !message.contains("xxxx"), "\(message)")
+        }
+    }
+
     @Test("a literal token is never refreshed")
     func literalTokenIsFinal() async throws {
         let transport = server(accepting: "other")

@@ -87,6 +87,51 @@ struct EditConflictTests {
         }
     }
 
+    @Test("a delete with a stale If-Match is refused with 412 and removes nothing; a current one removes", arguments: Backend.allCases)
+    func staleDeleteIsRefused(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
+            let created = try await server.repository().createUser(UserDraft(name: "Ada Lovelace", email: "ada@example.com"))
+            let changed = try await server.repository().updateUser(id: created.id, with: UserDraft(name: "Ada King", email: "ada@example.com"))
+            let delete: (String?) async throws -> RawAnswer = { tag in
+                var headers = TestServer.jsonWithAuthorization
+                if let tag { headers["If-Match"] = tag }
+                return try await server.raw(.delete, "/api/v1/users/\(created.id)", headers: headers)
+            }
+            let stale = try await delete(created.entityTag)
+            #expect(stale.status == 412)
+            let body = try WireFormat.makeDecoder().decode(APIResponse<User>.self, from: stale.response.body)
+            #expect(body.error?.code == "user_changed")
+            #expect(try await server.repository().user(id: created.id).name == "Ada King", "nothing removed")
+            let history = try await server.repository().history(ofUser: created.id)
+            #expect(!history.contains { $0.action == "delete" }, "no audit entry for a refused delete")
+
+            #expect(try await delete(#"W/"x", \#(changed.entityTag)"#).status == 200)
+            // Gone: a retry of that delete is a 404, whatever version it names.
+            #expect(try await delete(changed.entityTag).status == 404)
+        }
+    }
+
+    @Test("RosterAPIDirectory deletes the version it read: a change made since is a 412, and after it a delete goes through", arguments: Backend.allCases)
+    func theDirectorysDeleteIsToldOfAChange(backend: Backend) async throws {
+        try await withServer(backend: backend) { server in
+            let mine = server.repository()
+            let theirs = server.repository()
+            let created = try await theirs.createUser(UserDraft(name: "Alan Turing", email: "alan@example.com"))
+            _ = try await mine.listUsers(UserQuery())
+            _ = try await theirs.updateUser(id: created.id, with: UserDraft(name: "Alan M. Turing", email: "alan@example.com"))
+            do {
+                try await mine.deleteUser(id: created.id)
+                Issue.record("the delete must be refused")
+            } catch let error as APIError {
+                #expect(error.status == 412)
+            }
+            #expect(try await theirs.user(id: created.id).name == "Alan M. Turing")
+            // The refusal read the user again: deleting once more removes the version now seen.
+            try await mine.deleteUser(id: created.id)
+            await #expect(throws: APIError.self) { _ = try await theirs.user(id: created.id) }
+        }
+    }
+
     @Test("a 412 met by a PUT that finds the user already as it asks is that save done", arguments: Backend.allCases)
     func aRetryMeetingItsOwnChangeIsNotAConflict(backend: Backend) async throws {
         try await withServer(backend: backend) { server in

@@ -2,8 +2,12 @@
 # A throwaway PostgreSQL cluster from Debian's postgresql package, for tests and benches:
 # trust authentication, 127.0.0.1 on a free port, its socket and data in one folder.
 #
-#   postgres.sh start DIR         initdb + pg_ctl start in DIR (created); prints the cluster's URL
+#   postgres.sh start DIR [durable]  initdb + pg_ctl start in DIR (created); prints the cluster's URL.
+#                                 `durable`: synchronous_commit on, so a commit it acknowledged
+#                                 survives a crash of the database (not of the machine: fsync off)
 #   postgres.sh stop DIR          stops the cluster and deletes DIR
+#   postgres.sh restart DIR       restarts it as after a crash (immediate mode: no checkpoint,
+#                                 every connection cut), same port; returns once it accepts again
 #   postgres.sh watch PID DIR     waits for process PID to end, then stops the cluster (run detached)
 #   postgres.sh createdb URL NAME / dropdb URL NAME
 #   postgres.sh bin               the folder of initdb and pg_ctl
@@ -24,7 +28,8 @@ as_owner() {
 }
 
 start() {
-    local dir=$1 bin port
+    local dir=$1 bin port synchronous_commit=off
+    [ "${2:-}" = durable ] && synchronous_commit=on
     close_inherited_descriptors
     bin=$(bin_dir)
     mkdir -p "$dir"
@@ -36,8 +41,10 @@ start() {
         port=$((20000 + RANDOM % 40000))
         port_is_free "$port" || continue
         # fsync off: a test cluster's data does not need to survive a crash of the machine.
+        # synchronous_commit off (unless durable) loses the last commits when the database
+        # itself crashes: faster, and only the tests that restart it need them kept.
         if as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
-            -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400" \
+            -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=$synchronous_commit -c full_page_writes=off -c max_connections=400" \
             start >/dev/null; then
             echo "postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable"
             return 0
@@ -55,6 +62,13 @@ stop() {
     rm -rf "$dir"
 }
 
+restart() {
+    local dir=$1
+    close_inherited_descriptors
+    as_owner "$(bin_dir)/pg_ctl" -D "$dir/data" -l "$dir/server.log" -m immediate -w -t 30 restart >/dev/null \
+        || { tail -n 20 "$dir/server.log" >&2; exit 1; }
+}
+
 watch() {
     local pid=$1 dir=$2
     while kill -0 "$pid" 2>/dev/null; do sleep 0.5; done
@@ -68,11 +82,12 @@ psql_on() {
 }
 
 case "${1:-}" in
-    start) start "$2" ;;
+    start) start "$2" "${3:-}" ;;
     stop) stop "$2" ;;
+    restart) restart "$2" ;;
     watch) watch "$2" "$3" ;;
     createdb) psql_on "$2" "CREATE DATABASE \"$3\"${4:+ TEMPLATE \"$4\"}" ;;
     dropdb) psql_on "$2" "DROP DATABASE IF EXISTS \"$3\" WITH (FORCE)" ;;
     bin) bin_dir ;;
-    *) echo "usage: $0 start DIR | stop DIR | watch PID DIR | createdb URL NAME [TEMPLATE] | dropdb URL NAME | bin" >&2; exit 2 ;;
+    *) echo "usage: $0 start DIR [durable] | stop DIR | restart DIR | watch PID DIR | createdb URL NAME [TEMPLATE] | dropdb URL NAME | bin" >&2; exit 2 ;;
 esac

@@ -92,8 +92,16 @@ public struct RosterAPIDirectory: Directory {
         }
     }
 
+    /// Sent with `If-Match`, the user's version as last read: a 412 means someone changed them
+    /// since, and nothing was removed. The user is read again then, so the person sees the
+    /// change, and deleting once more removes the version they now see.
     public func deleteUser(id: String) async throws {
-        _ = try await client.response(for: UserEndpoint.delete(id: id))
+        do {
+            _ = try await client.response(for: UserEndpoint.delete(id: id, ifMatch: await versions.tag(of: id)))
+        } catch let error as APIError where error.status == 412 {
+            _ = try? await user(id: id)
+            throw error
+        }
         await versions.forget(id)
     }
 

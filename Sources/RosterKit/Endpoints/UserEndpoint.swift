@@ -8,7 +8,8 @@ public enum UserEndpoint: Endpoint, Equatable {
     /// `ifMatch`: the version the change was made on (`User.entityTag`); nil changes the user
     /// whatever their version.
     case update(id: String, UserDraft, ifMatch: String? = nil)
-    case delete(id: String)
+    /// `ifMatch` as for `update`: a delete of a user changed since is refused (412).
+    case delete(id: String, ifMatch: String? = nil)
     case health
 
     static let usersPath = ["api", "v1", "users"]
@@ -25,7 +26,7 @@ public enum UserEndpoint: Endpoint, Equatable {
     public var pathSegments: [String] {
         switch self {
         case .list, .create: Self.usersPath
-        case .get(let id), .update(let id, _, _), .delete(let id): Self.usersPath + [id]
+        case .get(let id), .update(let id, _, _), .delete(let id, _): Self.usersPath + [id]
         case .health: ["api", "v1", "health"]
         }
     }
@@ -41,8 +42,10 @@ public enum UserEndpoint: Endpoint, Equatable {
     }
 
     public var headers: [(name: String, value: String)] {
-        if case .update(_, _, let tag?) = self { return [(name: "If-Match", value: tag)] }
-        return []
+        switch self {
+        case .update(_, _, let tag?), .delete(_, let tag?): [(name: "If-Match", value: tag)]
+        default: []
+        }
     }
 
     public func encodeBody(with encoder: JSONEncoder) throws -> Data? {

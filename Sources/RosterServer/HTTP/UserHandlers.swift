@@ -59,7 +59,9 @@ struct UserHandlers: Sendable {
     }
 
     func delete(_ request: Request, context: some RequestContext) async throws -> Response {
-        let user = try await mapped { try await store.delete(id: try id(context), at: now()) }
+        let id = try id(context)
+        let ifMatch = request.headers[.ifMatch]
+        let user = try await mapped { try await store.delete(id: id, ifMatch: ifMatch, at: now()) }
         return JSONResponse.raw(UserJSON.envelope(user))
     }
 

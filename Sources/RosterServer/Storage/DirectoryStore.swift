@@ -24,8 +24,9 @@ protocol DirectoryStore: Sendable {
     /// `versionMismatch` when `ifMatch` (an `If-Match` header) names none of the user's
     /// current version (`User.entityTag`); nil changes the user whatever their version.
     func update(id: String, with draft: UserDraft, ifMatch: String?, at now: Date) async throws -> User
-    /// Removes the user and, in the same transaction, their memberships.
-    func delete(id: String, at now: Date) async throws -> User
+    /// Removes the user and, in the same transaction, their memberships; `versionMismatch`, and
+    /// nothing removed, when `ifMatch` names none of their current version (as `update`).
+    func delete(id: String, ifMatch: String?, at now: Date) async throws -> User
 
     func isEmpty() async throws -> Bool
     /// Inserts users as given (ids, times and all): the demo data.
@@ -54,6 +55,11 @@ extension DirectoryStore {
     /// Changes the user whatever their version.
     func update(id: String, with draft: UserDraft, at now: Date) async throws -> User {
         try await update(id: id, with: draft, ifMatch: nil, at: now)
+    }
+
+    /// Removes the user whatever their version.
+    func delete(id: String, at now: Date) async throws -> User {
+        try await delete(id: id, ifMatch: nil, at: now)
     }
 
     /// Inserts many new users, in no group, at once.

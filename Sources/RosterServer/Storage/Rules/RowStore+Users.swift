@@ -59,10 +59,13 @@ extension RowStore {
         }
     }
 
-    /// Removes the user; their memberships go in the same transaction (ON DELETE CASCADE).
-    func delete(id: String, at now: Date) async throws -> User {
+    /// Removes the user unless `ifMatch` names a version other than theirs (`versionMismatch`),
+    /// compared in the same transaction; their memberships go with them (ON DELETE CASCADE).
+    /// A user already gone is `notFound` whatever `ifMatch` says: a retried delete that landed.
+    func delete(id: String, ifMatch: String?, at now: Date) async throws -> User {
         try await writeRows { rows in
             guard let (seq, user) = try await rows.user(id: id) else { throw StoreError.notFound }
+            try ETag.check(ifMatch: ifMatch, version: user.entityTag)
             try await rows.deleteUser(seq: seq)
             try await Self.audit(rows, at: now, resource: "user", id: id, action: "delete", changes: FieldChange.diff(user, nil))
             return user
