@@ -195,7 +195,7 @@ bench-writes: bench-tools
 # 100,000 timestamps, rounds interleaved, medians (docs/benchmarks.md, "Timestamps").
 .PHONY: bench-timestamps
 bench-timestamps: deps
-	$(SWIFT) build -c release --product roster-bench
+	$(SWIFT) $(RELEASE) --product roster-bench
 	.build/release/roster-bench --timestamps
 
 bench-tools: deps
