@@ -14,7 +14,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages the build and the tests need, each with the check that says it is there.
 APT_PACKAGES := pkg-config libncurses-dev libsqlite3-dev tmux openssl libldap-dev
-.PHONY: all deps ldap-deps postgres-deps build run test test-chaos chaos-run clean check-api check-scim python-venv api-check-tools scim-check-tools bench-server bench-token bench-server-backends bench-scim-filters bench-writes bench-tools bench bench-ldap bench-review screenshots tool-deps scim-peer fuzz test-tsan order-file
+.PHONY: all deps ldap-deps postgres-deps build run test test-chaos chaos-run clean check-api check-scim python-venv api-check-tools scim-check-tools bench-server bench-token bench-server-backends bench-scim-filters bench-writes bench-tools bench bench-ldap bench-review screenshots tool-deps scim-peer fuzz test-tsan test-asan order-file
 
 # Python for the measuring and picture-making scripts: a virtual environment under .build, so
 # nothing is installed into the system's Python.
@@ -123,10 +123,43 @@ fuzz: deps
 # The suites under ThreadSanitizer (docs/testing.md, "Sanitizers"): not part of `make test`
 # (a full build of its own, and every test several times slower). TSAN_FILTER runs some suites.
 TSAN_FILTER ?=
+# The sanitizer makes everything several times slower: the tests' waits and time bounds are
+# stretched by this factor (ROSTER_TEST_TIME_SCALE, Sources/RosterKitTestSupport/TestTimeScale.swift).
+TSAN_TIME_SCALE ?= 5
+# At most this many tests at once (swift-testing's SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH):
+# every test at once, each several times slower, starved PostgreSQL connections past their 30 s.
+TSAN_WIDTH ?= 4
+# The end-to-end suites run too, with the instrumented roster and roster-server in tmux; not
+# the chaos scenarios, which time keys against a slow server.
+TSAN_SKIP ?= ChaosTests
 test-tsan: deps scim-peer postgres-deps ldap-deps
 	$(SWIFT) build --build-tests --scratch-path .build/tsan --sanitize=thread
-	TSAN_OPTIONS="second_deadlock_stack=1 suppressions=$(CURDIR)/scripts/tsan-suppressions.txt" scripts/swift-test-once-more-on-upstream-crash.sh \
-	  $(SWIFT) test --skip-build --scratch-path .build/tsan --sanitize=thread $(if $(TSAN_FILTER),--filter '$(TSAN_FILTER)')
+	@# SWIFT_BACKTRACE off: the Swift runtime's crash reporter forks, and TSan aborts in the child
+	@# (CHECK failed: tsan_rtl.cpp), so a crash would show no stack; TSan's own handler prints it.
+	@# Reports go to files (log_path), the roster-server processes the tests start included.
+	rm -rf .build/tsan/reports && mkdir -p .build/tsan/reports
+	SWIFT_BACKTRACE=enable=no ROSTER_TEST_TIME_SCALE=$(TSAN_TIME_SCALE) SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TSAN_WIDTH) \
+	  TSAN_OPTIONS="second_deadlock_stack=1 log_path=$(CURDIR)/.build/tsan/reports/tsan" scripts/swift-test-once-more-on-upstream-crash.sh \
+	  $(SWIFT) test --skip-build --scratch-path .build/tsan --sanitize=thread $(if $(TSAN_FILTER),--filter '$(TSAN_FILTER)') $(if $(TSAN_SKIP),--skip '$(TSAN_SKIP)'); \
+	  status=$$?; scripts/sanitizer-reports.sh .build/tsan/reports && exit $$status
+
+# AddressSanitizer over the C target and the parsers (docs/testing.md, "Sanitizers"):
+# --sanitize=address instruments the C targets too (CTerminalGuard, which runs only in the
+# real roster in a terminal: the end-to-end suites that start it). ASAN_FILTER picks suites.
+ASAN_FILTER ?= RosterTUITests|RosterCSVTests|RosterKitTests|RosterServerTests\.(SCIMFilterParserTests|SCIMFilterPropertyTests|SCIMPatchTests|UserJSONTests|ServerWirePropertyTests|UnicodeTests|ErrorStatusTests)|EndToEndTests\.(EndToEndTests|TerminalKeysEndToEndTests)
+ASAN_TIME_SCALE ?= 3
+# Leak checking off: at exit each roster-server and roster leaves its NIOThreadPool's queue and
+# the test process some decoded values; LeakSanitizer reports those, not memory errors.
+ASAN_ENV = SWIFT_BACKTRACE=enable=no ROSTER_TEST_TIME_SCALE=$(ASAN_TIME_SCALE) \
+	  ASAN_OPTIONS="detect_leaks=0 log_path=$(CURDIR)/.build/asan/reports/asan"
+ASAN_TEST = scripts/swift-test-once-more-on-upstream-crash.sh $(SWIFT) test --skip-build --scratch-path .build/asan --sanitize=address
+test-asan: deps scim-peer postgres-deps ldap-deps
+	$(SWIFT) build --build-tests --scratch-path .build/asan --sanitize=address
+	rm -rf .build/asan/reports && mkdir -p .build/asan/reports
+	@# The transport's deadline and cancel timings alone afterwards, as in make test.
+	$(ASAN_ENV) $(ASAN_TEST) --filter '$(ASAN_FILTER)' --skip 'Transport(AgainstServer)?Tests'; status=$$?; \
+	  $(ASAN_ENV) $(ASAN_TEST) --filter 'RosterKitTests\.TransportTests' || status=1; \
+	  scripts/sanitizer-reports.sh .build/asan/reports && exit $$status
 
 # Python virtual environments under .build for the checkers, installed from PyPI when missing.
 python-venv:

@@ -101,6 +101,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOTLS", package: "swift-nio"),
+                // NIOLockedValueBox: the one lock (docs/design.md, "One lock").
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ],
@@ -113,6 +115,7 @@ let package = Package(
             name: "RosterLDAP",
             dependencies: [
                 "RosterKit", "CLDAP", .product(name: "Logging", package: "swift-log"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
@@ -121,7 +124,7 @@ let package = Package(
         .target(
             name: "RosterKitTestSupport",
             dependencies: [
-                "RosterKit", "RosterLDAP", .product(name: "Logging", package: "swift-log"),
+                "RosterKit", "RosterLDAP", .product(name: "Logging", package: "swift-log"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 // A TLS listener for the transport's tests.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -140,7 +143,7 @@ let package = Package(
         // `roster journal`. Storage only, no main actor.
         .target(
             name: "RosterJournal",
-            dependencies: ["RosterKit", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["RosterKit", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: strict
         ),
         // @MainActor view models: pure Swift, no ncurses, no transport.
@@ -177,6 +180,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             resources: [.copy("Resources/openapi.json")],
             swiftSettings: strict
@@ -187,6 +191,7 @@ let package = Package(
                 "RosterTUI", "RosterApp", "RosterKit", "RosterLDAP", "RosterServer", "RosterCSV", "RosterJournal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: strict,
             linkerSettings: leanReleaseLink
@@ -214,13 +219,14 @@ let package = Package(
         .executableTarget(
             name: "roster-fuzz",
             dependencies: ["RosterServer", "RosterKit", "RosterCSV", "RosterTUI", "CNCursesW",
-                           .product(name: "NIOCore", package: "swift-nio")],
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             path: "Sources/FuzzTargets",
             swiftSettings: strict
         ),
         .testTarget(
             name: "RosterKitTests",
-            dependencies: ["RosterKit", "RosterLDAP", "RosterKitTestSupport", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["RosterKit", "RosterLDAP", "RosterKitTestSupport", .product(name: "PropertyBased", package: "swift-property-based"),
+                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: strict
         ),
         .testTarget(
@@ -234,13 +240,14 @@ let package = Package(
                 // The PostgreSQL client's configuration, read from --database URLs.
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "RosterAppTests",
             dependencies: ["RosterApp", "RosterJournal", "RosterKit", "RosterLDAP", "RosterKitTestSupport", "RosterServer",
-                           .product(name: "PropertyBased", package: "swift-property-based")],
+                           .product(name: "PropertyBased", package: "swift-property-based"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: strict
         ),
         // CSV export and import: the format, the models, and both against the real server.
@@ -259,7 +266,8 @@ let package = Package(
         ),
         .testTarget(
             name: "RosterCommandTests",
-            dependencies: ["roster", "RosterApp", "RosterJournal", "RosterKit", "RosterLDAP", "RosterKitTestSupport", "RosterServer"],
+            dependencies: ["roster", "RosterApp", "RosterJournal", "RosterKit", "RosterLDAP", "RosterKitTestSupport", "RosterServer",
+                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,8 +1,8 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The target this run feeds; set once, before libFuzzer starts.
-private let selected = Mutex<FuzzTarget?>(nil)
+private let selected = NIOLockedValueBox<FuzzTarget?>(nil)
 
 /// `roster-fuzz TARGET [libFuzzer options and corpus folders…]` under `make fuzz` (built with
 /// -sanitize=fuzzer,address and -DFUZZING): libFuzzer's driver runs TARGET. In an ordinary
@@ -25,7 +25,7 @@ enum FuzzMain {
             FileHandle.standardError.write(Data("usage: roster-fuzz TARGET … (targets: \(FuzzTarget.all.map(\.name).joined(separator: ", ")))\n".utf8))
             exit(2)
         }
-        selected.withLock { $0 = target }
+        selected.withLockedValue { $0 = target }
         #if FUZZING
         // Every seed once before libFuzzer counts allocations: what a target builds on first use
         // (static lets, runtime metadata) lives on in globals whose Swift enums and strings keep
@@ -64,7 +64,7 @@ enum FuzzMain {
 /// (`--defsym main=roster_fuzz_main`), which hands this to the driver after taking its argument.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    selected.withLock { $0 }?.run(Array(UnsafeBufferPointer(start: data, count: size)))
+    selected.withLockedValue { $0 }?.run(Array(UnsafeBufferPointer(start: data, count: size)))
     return 0
 }
 

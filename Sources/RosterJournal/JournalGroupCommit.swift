@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// How the journal writes. A pending entry is written on the caller's own thread, at once:
 /// the request waits for it, and a hop to the journal's queue and back cost a bulk run more
@@ -31,7 +31,7 @@ final class JournalGroupCommit: Sendable {
     }
 
     private let queue: DatabaseQueue
-    private let waiting = Mutex(Waiting())
+    private let waiting = NIOLockedValueBox(Waiting())
 
     init(queue: DatabaseQueue) {
         self.queue = queue
@@ -61,14 +61,14 @@ final class JournalGroupCommit: Sendable {
 
     /// Writes the completions waiting, if any: before a read, so it sees them.
     func writeWaiting() async throws {
-        guard waiting.withLock({ !$0.completions.isEmpty }) else { return }
+        guard waiting.withLockedValue({ !$0.completions.isEmpty }) else { return }
         try await write { _ in }
     }
 
     /// One transaction: the completions waiting, then `body`. If it fails, they wait again
     /// (unless this was their own write: then they are dropped, as a crash would drop them).
     private func transaction<T>(_ db: Database, requeue: Bool = true, _ body: () throws -> T) throws -> T {
-        let completions = waiting.withLock { waiting in
+        let completions = waiting.withLockedValue { waiting in
             defer { waiting.completions = [] }
             return waiting.completions
         }
@@ -88,7 +88,7 @@ final class JournalGroupCommit: Sendable {
 
     /// Keeps completions for the next transaction, and makes sure one comes.
     private func keep(_ completions: [Completion], first: Bool = false) {
-        let mustSchedule = waiting.withLock { waiting in
+        let mustSchedule = waiting.withLockedValue { waiting in
             waiting.completions.insert(contentsOf: completions, at: first ? 0 : waiting.completions.endIndex)
             defer { waiting.isScheduled = true }
             return !waiting.isScheduled
@@ -96,7 +96,7 @@ final class JournalGroupCommit: Sendable {
         guard mustSchedule else { return }
         DispatchQueue.global().asyncAfter(deadline: .now() + Self.completionDelay) {
             self.queue.asyncWriteWithoutTransaction { db in
-                self.waiting.withLock { $0.isScheduled = false }
+                self.waiting.withLockedValue { $0.isScheduled = false }
                 // One that cannot be written leaves its entry pending, as a crash would.
                 _ = try? self.transaction(db, requeue: false) {}
             }

@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A door that held repository calls wait behind until a test opens it.
 ///
@@ -15,18 +15,18 @@ public final class CallGate: Sendable {
         var cancelledWaiters: Set<Int> = []
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     public init() {}
 
     /// How many calls have reached the gate so far.
-    public var arrivals: Int { state.withLock { $0.arrivals } }
+    public var arrivals: Int { state.withLockedValue { $0.arrivals } }
 
-    public var isOpen: Bool { state.withLock { $0.isOpen } }
+    public var isOpen: Bool { state.withLockedValue { $0.isOpen } }
 
     /// Lets every held call through, and every later one.
     public func open() {
-        let held = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let held = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
             state.isOpen = true
             defer { state.held = [] }
             return state.held
@@ -37,7 +37,7 @@ public final class CallGate: Sendable {
     /// Suspends until the gate is open (at once if it already is). Not cancellable.
     public func pass() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let (passNow, ready) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
+            let (passNow, ready) = state.withLockedValue { state -> (Bool, [CheckedContinuation<Void, Never>]) in
                 state.arrivals += 1
                 let arrived = state.arrivals
                 let ready = state.arrivalWaiters.filter { $0.count <= arrived }.map(\.continuation)
@@ -55,13 +55,13 @@ public final class CallGate: Sendable {
     /// request was sent, without polling. Returns early if the waiting task is cancelled (a
     /// test's time limit), so a call that never comes fails the test instead of hanging it.
     public func waitForArrivals(_ count: Int = 1) async {
-        let id = state.withLock { state -> Int in
+        let id = state.withLockedValue { state -> Int in
             state.nextWaiterID += 1
             return state.nextWaiterID
         }
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let ready = state.withLock { state -> Bool in
+                let ready = state.withLockedValue { state -> Bool in
                     if state.arrivals >= count || state.cancelledWaiters.remove(id) != nil { return true }
                     state.arrivalWaiters.append((id, count, continuation))
                     return false
@@ -69,7 +69,7 @@ public final class CallGate: Sendable {
                 if ready { continuation.resume() }
             }
         } onCancel: {
-            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            let waiter = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
                 if let index = state.arrivalWaiters.firstIndex(where: { $0.id == id }) {
                     return state.arrivalWaiters.remove(at: index).continuation
                 }

@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A clock that only moves when a test says so. Sleepers wake, in deadline order, when
 /// `advance(by:)` passes their deadline; a cancelled sleeper throws `CancellationError` at once.
@@ -26,22 +26,22 @@ public final class ManualClock: Clock, Sendable {
         var requestedSleeps: [Duration] = []
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     public init() {}
 
-    public var now: Instant { state.withLock { $0.now } }
+    public var now: Instant { state.withLockedValue { $0.now } }
     public var minimumResolution: Duration { .zero }
 
     /// How many tasks are sleeping on this clock right now.
-    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+    public var sleeperCount: Int { state.withLockedValue { $0.sleepers.count } }
 
     /// The durations of every sleep requested so far, in order.
-    public var requestedSleeps: [Duration] { state.withLock { $0.requestedSleeps } }
+    public var requestedSleeps: [Duration] { state.withLockedValue { $0.requestedSleeps } }
 
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
-        let id = state.withLock { state -> Int in
+        let id = state.withLockedValue { state -> Int in
             state.nextID += 1
             state.requestedSleeps.append(state.now.duration(to: deadline))
             return state.nextID
@@ -55,7 +55,7 @@ public final class ManualClock: Clock, Sendable {
                 // Checked again under the lock: an advance() between the check above and
                 // here would otherwise leave this sleeper, already due, waiting forever.
                 enum Registration { case waiting, due, cancelled }
-                let registration = state.withLock { state -> Registration in
+                let registration = state.withLockedValue { state -> Registration in
                     if state.cancelledBeforeRegistering.remove(id) != nil { return .cancelled }
                     if deadline <= state.now { return .due }
                     state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
@@ -68,7 +68,7 @@ public final class ManualClock: Clock, Sendable {
                 }
             }
         } onCancel: {
-            let sleeper = state.withLock { state -> Sleeper? in
+            let sleeper = state.withLockedValue { state -> Sleeper? in
                 if let index = state.sleepers.firstIndex(where: { $0.id == id }) {
                     return state.sleepers.remove(at: index)
                 }
@@ -84,7 +84,7 @@ public final class ManualClock: Clock, Sendable {
     public func advance(by duration: Duration) async {
         let target = now.advanced(by: duration)
         while true {
-            let next = state.withLock { state -> Sleeper? in
+            let next = state.withLockedValue { state -> Sleeper? in
                 guard let index = state.sleepers.indices.min(by: { state.sleepers[$0].deadline < state.sleepers[$1].deadline }),
                       state.sleepers[index].deadline <= target
                 else {

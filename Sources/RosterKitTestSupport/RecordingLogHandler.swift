@@ -1,5 +1,5 @@
 import Logging
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A log handler that keeps every message, so tests can check what would reach a log file.
 public final class LogRecorder: Sendable {
@@ -14,11 +14,11 @@ public final class LogRecorder: Sendable {
         }
     }
 
-    private let storage = Mutex<[Entry]>([])
+    private let storage = NIOLockedValueBox<[Entry]>([])
 
     public init() {}
 
-    public var entries: [Entry] { storage.withLock { $0 } }
+    public var entries: [Entry] { storage.withLockedValue { $0 } }
     public var text: String { entries.map(\.line).joined(separator: "\n") }
 
     public func logger(label: String = "test", level: Logger.Level = .trace) -> Logger {
@@ -28,7 +28,7 @@ public final class LogRecorder: Sendable {
     }
 
     fileprivate func append(_ entry: Entry) {
-        storage.withLock { $0.append(entry) }
+        storage.withLockedValue { $0.append(entry) }
     }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
 import RosterKit
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A transport that answers from a script and records every request it was sent.
 /// Each request takes the next step of the script; the last step repeats once the script
@@ -22,10 +22,10 @@ public final class ScriptedTransport: HTTPTransport {
         var requests: [TransportRequest] = []
     }
 
-    private let state: Mutex<State>
+    private let state: NIOLockedValueBox<State>
 
     public init(_ steps: [Step]) {
-        state = Mutex(State(steps: steps))
+        state = NIOLockedValueBox(State(steps: steps))
     }
 
     public convenience init(_ step: Step) {
@@ -33,11 +33,11 @@ public final class ScriptedTransport: HTTPTransport {
     }
 
     /// Every request received, in order.
-    public var requests: [TransportRequest] { state.withLock { $0.requests } }
-    public var requestCount: Int { state.withLock { $0.requests.count } }
+    public var requests: [TransportRequest] { state.withLockedValue { $0.requests } }
+    public var requestCount: Int { state.withLockedValue { $0.requests.count } }
 
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        let step = state.withLock { state -> Step in
+        let step = state.withLockedValue { state -> Step in
             state.requests.append(request)
             guard let first = state.steps.first else { return .fail(APIError.transportFailed("script is empty")) }
             if state.steps.count > 1 { state.steps.removeFirst() }

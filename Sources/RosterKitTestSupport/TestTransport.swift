@@ -9,7 +9,7 @@ public enum TestTransport {
     /// longer than 5 s to accept, and that is the machine's load, not what a test checks.
     public static let shared: AsyncHTTPTransport = {
         do {
-            return try AsyncHTTPTransport(options: TransportOptions(connectTimeout: .seconds(30)))
+            return try AsyncHTTPTransport(options: TransportOptions(connectTimeout: Duration.seconds(30).scaledForTests))
         } catch {
             fatalError("the default transport options cannot fail: \(error)")
         }

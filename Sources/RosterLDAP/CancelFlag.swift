@@ -1,12 +1,12 @@
 import RosterKit
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Set when the task waiting for a blocking LDAP call is cancelled; the call's thread looks at
 /// it between waits and abandons the operation (`ldap_abandon_ext`).
 final class CancelFlag: Sendable {
-    private let state = Mutex(false)
+    private let state = NIOLockedValueBox(false)
 
-    func cancel() { state.withLock { $0 = true } }
+    func cancel() { state.withLockedValue { $0 = true } }
 
-    var isCancelled: Bool { state.withLock { $0 } }
+    var isCancelled: Bool { state.withLockedValue { $0 } }
 }

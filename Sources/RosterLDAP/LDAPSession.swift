@@ -1,7 +1,7 @@
 import RosterKit
 import Foundation
 import NIOPosix
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The connection to one LDAP server and the thread its blocking calls run on (a thread of its
 /// own, never Swift's cooperative pool). Connects on first use: TCP, StartTLS unless the URL is
@@ -12,8 +12,8 @@ final class LDAPSession: Sendable {
     let configuration: LDAPConfiguration
     private let pool: NIOThreadPool
     /// Touched only on the pool's one thread.
-    private let state = Mutex<Box>(Box())
-    private let knownRootDSE = Mutex<LDAPRootDSE?>(nil)
+    private let state = NIOLockedValueBox<Box>(Box())
+    private let knownRootDSE = NIOLockedValueBox<LDAPRootDSE?>(nil)
 
     /// The connection, owned by the pool's thread (the mutex is only ever taken there).
     private final class Box: @unchecked Sendable {
@@ -33,7 +33,7 @@ final class LDAPSession: Sendable {
         // context with the CA file: made now, on the session's thread, while the app sets up its
         // screen. No network, so nothing here can fail in a way the first call would not say.
         pool.submit { [self] _ in
-            state.withLock { box in
+            state.withLockedValue { box in
                 guard box.connection == nil, box.prepared == nil else { return }
                 box.prepared = try? LDAPConnection(url: configuration.url.absoluteString, caFile: configuration.caFile,
                                                    connectTimeout: configuration.connectTimeout)
@@ -42,21 +42,21 @@ final class LDAPSession: Sendable {
     }
 
     deinit {
-        let box = state.withLock { $0 }
+        let box = state.withLockedValue { $0 }
         pool.submit { _ in box.connection?.close() }
         pool.shutdownGracefully { _ in }
     }
 
     /// The root DSE as read when the connection was made (connecting first when needed).
     func rootDSE() async throws -> LDAPRootDSE {
-        if let known = knownRootDSE.withLock({ $0 }) { return known }
+        if let known = knownRootDSE.withLockedValue({ $0 }) { return known }
         _ = try await run("connect", mayRepeat: true) { _, _ in 0 }
-        guard let known = knownRootDSE.withLock({ $0 }) else { throw LDAPResultError(code: LDAPResultError.serverDown, operation: "connect") }
+        guard let known = knownRootDSE.withLockedValue({ $0 }) else { throw LDAPResultError(code: LDAPResultError.serverDown, operation: "connect") }
         return known
     }
 
     /// The root DSE if the connection has been made.
-    var rootDSEIfKnown: LDAPRootDSE? { knownRootDSE.withLock { $0 } }
+    var rootDSEIfKnown: LDAPRootDSE? { knownRootDSE.withLockedValue { $0 } }
 
     /// Runs `body` on the session's thread with a connected, bound connection. `mayRepeat`:
     /// the call only reads, so a dropped connection is made again and the call sent again once.
@@ -67,7 +67,7 @@ final class LDAPSession: Sendable {
         let cancel = CancelFlag()
         return try await withTaskCancellationHandler {
             try await pool.runIfActive { [self] in
-                try state.withLock { box in
+                try state.withLockedValue { box in
                     let hadConnection = box.connection != nil
                     do {
                         return try body(try connected(box, password: password, cancel: cancel), cancel)
@@ -94,7 +94,7 @@ final class LDAPSession: Sendable {
     /// Drops the connection, so the next call makes a new one (the error dialog's retry).
     func reset() async {
         _ = try? await pool.runIfActive { [self] in
-            state.withLock { box in
+            state.withLockedValue { box in
                 box.connection?.close()
                 box.connection = nil
             }
@@ -124,7 +124,7 @@ final class LDAPSession: Sendable {
         let root = try connection.search(base: "", scope: .base, filter: "(objectClass=*)", attributes: LDAPRootDSE.attributes,
                                          cancel: cancel).entries.first
         let dse = LDAPRootDSE(root ?? LDAPEntry(dn: ""))
-        knownRootDSE.withLock { $0 = dse }
+        knownRootDSE.withLockedValue { $0 = dse }
         box.connection = connection
         configuration.logger.info("LDAP connected to \(configuration.host) (\(dse.vendor.rawValue), TLS \(connection.isEncrypted ? "on" : "off"))")
         return connection

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import RosterCSV
 import RosterKit
 import RosterKitTestSupport
@@ -139,8 +139,8 @@ struct AccessReviewTests {
 
 /// What the progress callbacks said, by side.
 final class Counter: Sendable {
-    private let state = Mutex<[ReviewSide.Position: [WorkProgress]]>([:])
-    func add(_ side: ReviewSide.Position, _ progress: WorkProgress) { state.withLock { $0[side, default: []].append(progress) } }
-    func pages(_ side: ReviewSide.Position) -> Int { state.withLock { $0[side]?.count ?? 0 } }
-    func lastTotalKnown(_ side: ReviewSide.Position) -> Bool? { state.withLock { $0[side]?.last?.isTotalKnown } }
+    private let state = NIOLockedValueBox<[ReviewSide.Position: [WorkProgress]]>([:])
+    func add(_ side: ReviewSide.Position, _ progress: WorkProgress) { state.withLockedValue { $0[side, default: []].append(progress) } }
+    func pages(_ side: ReviewSide.Position) -> Int { state.withLockedValue { $0[side]?.count ?? 0 } }
+    func lastTotalKnown(_ side: ReviewSide.Position) -> Bool? { state.withLockedValue { $0[side]?.last?.isTotalKnown } }
 }

@@ -2,7 +2,7 @@ import Foundation
 import RosterKit
 import RosterKitTestSupport
 import RosterServer
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 @testable import roster
 
@@ -10,13 +10,13 @@ import Testing
 @Suite("roster --check")
 struct ConnectionCheckTests {
     final class Lines: Sendable {
-        let lines = Mutex<[String]>([])
-        var text: String { lines.withLock { $0.joined(separator: "\n") } }
+        let lines = NIOLockedValueBox<[String]>([])
+        var text: String { lines.withLockedValue { $0.joined(separator: "\n") } }
     }
 
     func check(_ settings: Settings) async -> (code: Int32, text: String) {
         let lines = Lines()
-        let code = await ConnectionCheck(settings: settings, environment: [:]) { line in lines.lines.withLock { $0.append(line) } }.run()
+        let code = await ConnectionCheck(settings: settings, environment: [:]) { line in lines.lines.withLockedValue { $0.append(line) } }.run()
         return (code, lines.text)
     }
 
@@ -152,8 +152,8 @@ extension ConnectionCheckTests {
         let environment = ["HOME": folder, "XDG_STATE_HOME": folder + "/state", "XDG_DATA_HOME": folder + "/data"]
         let lines = Lines()
         let code = await Profiles(file: try SettingsFile.load(from: config), flags: Settings.Flags(config: config), environment: environment)
-            .checkAll { line in lines.lines.withLock { $0.append(line) } }
-        let printed = lines.lines.withLock { $0 }
+            .checkAll { line in lines.lines.withLockedValue { $0.append(line) } }
+        let printed = lines.lines.withLockedValue { $0 }
         #expect(code == 1)
         #expect(printed[0].hasPrefix("down   ✗ Round trip failed  http://127.0.0.1:9/"), "\(printed)")
         #expect(printed[1].hasPrefix("local  ✓ all well  embedded server"), "\(printed)")

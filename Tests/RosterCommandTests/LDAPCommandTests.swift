@@ -78,7 +78,7 @@ struct LDAPCommandTests {
 
     func check(_ settings: Settings) async -> (code: Int32, text: String) {
         let lines = ConnectionCheckTests.Lines()
-        let code = await ConnectionCheck(settings: settings, environment: [:]) { line in lines.lines.withLock { $0.append(line) } }.run()
+        let code = await ConnectionCheck(settings: settings, environment: [:]) { line in lines.lines.withLockedValue { $0.append(line) } }.run()
         return (code, lines.text)
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import RosterKit
 import RosterKitTestSupport
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 
 /// A SCIM service in memory, with the quirks real ones have: a cap below the asked count, a
@@ -20,13 +20,13 @@ final class FakeSCIMService: Sendable {
         var sort = true
     }
     let quirks: Quirks
-    let users: Mutex<[JSONValue]>
-    let requests = Mutex<[TransportRequest]>([])
-    let version = Mutex(1)
+    let users: NIOLockedValueBox<[JSONValue]>
+    let requests = NIOLockedValueBox<[TransportRequest]>([])
+    let version = NIOLockedValueBox(1)
 
     init(count: Int, quirks: Quirks = Quirks()) {
         self.quirks = quirks
-        users = Mutex((1...max(1, count)).prefix(count).map { n in
+        users = NIOLockedValueBox((1...max(1, count)).prefix(count).map { n in
             scimJSON(#"{"id":"u\#(n)","userName":"user\#(n)","displayName":"User \#(n)","emails":[{"value":"user\#(n)@example.com","primary":true}],"active":true,"meta":{"version":"W/\"1\""}}"#)
         })
     }
@@ -35,7 +35,7 @@ final class FakeSCIMService: Sendable {
         ScriptedTransport(.handler { [self] request in try respond(request) })
     }
 
-    func sent(_ method: RosterKit.HTTPMethod) -> [TransportRequest] { requests.withLock { $0.filter { $0.method == method } } }
+    func sent(_ method: RosterKit.HTTPMethod) -> [TransportRequest] { requests.withLockedValue { $0.filter { $0.method == method } } }
 
     private func error(_ status: Int, _ scimType: String?, _ detail: String) -> TransportResponse {
         let type = scimType.map { #","scimType":"\#($0)""# } ?? ""
@@ -44,7 +44,7 @@ final class FakeSCIMService: Sendable {
     }
 
     func respond(_ request: TransportRequest) throws -> TransportResponse {
-        requests.withLock { $0.append(request) }
+        requests.withLockedValue { $0.append(request) }
         let path = request.url.path
         let query = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
         func parameter(_ name: String) -> String? { query.first { $0.name == name }?.value }
@@ -52,7 +52,7 @@ final class FakeSCIMService: Sendable {
             return .text(#"{"patch":{"supported":\#(quirks.patch)},"sort":{"supported":\#(quirks.sort)},"etag":{"supported":\#(quirks.etags)},"filter":{"supported":true,"maxResults":\#(quirks.cap)}}"#)
         }
         if path.contains("/Schemas/") { return .text(#"{"attributes":[{"name":"userName"}]}"#) }
-        let all = users.withLock { $0 }
+        let all = users.withLockedValue { $0 }
         if request.method == .get, path.hasSuffix("/Users") {
             var matching = all
             if let filter = parameter("filter") {
@@ -86,7 +86,7 @@ final class FakeSCIMService: Sendable {
                 var created = posted
                 created.set("id", .string("new\(all.count + 1)"))
                 created.set("meta", .object(["version": .string(#"W/"1""#)]))
-                users.withLock { $0.append(created) }
+                users.withLockedValue { $0.append(created) }
                 return .json(created, status: 201)
             }
             return error(404, nil, "User '\(id)' not found")
@@ -98,9 +98,9 @@ final class FakeSCIMService: Sendable {
         }
         func store(_ resource: JSONValue) -> JSONValue {
             var resource = resource
-            let next = version.withLock { $0 += 1; return $0 }
+            let next = version.withLockedValue { $0 += 1; return $0 }
             resource.set("meta", .object(["version": .string(#"W/"\#(next)""#)]))
-            users.withLock { $0[index] = resource }
+            users.withLockedValue { $0[index] = resource }
             return resource
         }
         switch request.method {
@@ -120,7 +120,7 @@ final class FakeSCIMService: Sendable {
             let stored = store(updated)
             return quirks.patchAnswers204 ? TransportResponse(status: 204) : .json(stored)
         case .delete:
-            _ = users.withLock { $0.remove(at: index) }
+            _ = users.withLockedValue { $0.remove(at: index) }
             return TransportResponse(status: 204)
         default:
             return error(405, nil, "no")
@@ -129,10 +129,10 @@ final class FakeSCIMService: Sendable {
 
     /// Changes a user behind Roster's back (a concurrent edit), moving its version.
     func editBehindTheBack(id: String, title: String) {
-        users.withLock { users in
+        users.withLockedValue { users in
             guard let index = users.firstIndex(where: { $0[attribute: "id"]?.stringValue == id }) else { return }
             users[index].set("title", .string(title))
-            let next = version.withLock { $0 += 1; return $0 }
+            let next = version.withLockedValue { $0 += 1; return $0 }
             users[index].set("meta", .object(["version": .string(#"W/"\#(next)""#)]))
         }
     }
@@ -171,7 +171,7 @@ struct SCIMRepositoryTests {
     /// (or after two seconds): `listArrivedFirst` says whether the list went out beside them.
     final class CapabilitiesAfterTheList: Sendable {
         let service: FakeSCIMService
-        let listArrivedFirst = Mutex(false)
+        let listArrivedFirst = NIOLockedValueBox(false)
         init(_ service: FakeSCIMService) { self.service = service }
 
         var transport: ScriptedTransport {
@@ -180,7 +180,7 @@ struct SCIMRepositoryTests {
                 if path.hasSuffix("/ServiceProviderConfig") || path.contains("/Schemas/") {
                     func listSeen() -> Bool { service.sent(.get).contains { $0.url.path.hasSuffix("/Users") } }
                     for _ in 0..<100 where !listSeen() { try await Task.sleep(for: .milliseconds(20)) }
-                    if listSeen() { listArrivedFirst.withLock { $0 = true } }
+                    if listSeen() { listArrivedFirst.withLockedValue { $0 = true } }
                 }
                 return try service.respond(request)
             })
@@ -194,7 +194,7 @@ struct SCIMRepositoryTests {
         let users = SCIMDirectory(client: makeClient(held.transport, clock: ContinuousClock(), retry: .never))
         let page = try await users.listUsers(UserQuery(page: 1, perPage: 50))
         #expect(page.items.first?.id == "u1" && page.items.count == 50 && page.total == 120)
-        #expect(held.listArrivedFirst.withLock { $0 }, "the list waited for the capabilities")
+        #expect(held.listArrivedFirst.withLockedValue { $0 }, "the list waited for the capabilities")
         #expect(held.lists.count == 1, "the page asked beside them is the one kept")
         #expect(held.lists.first?.url.query?.contains("sortBy=displayName") == true)
         #expect(await users.traits().canSort)
@@ -219,7 +219,7 @@ struct SCIMRepositoryTests {
         let page = try await directory.listUsers(UserQuery(page: 1, perPage: 50))
         #expect(page.items.first?.id == "u1" && page.items.count == 50 && page.total == 120)
         #expect(await directory.dialect == .scim)
-        #expect(held.listArrivedFirst.withLock { $0 }, "the list waited for the probe")
+        #expect(held.listArrivedFirst.withLockedValue { $0 }, "the list waited for the probe")
         #expect(held.lists.count == 1)
         _ = try await directory.listUsers(UserQuery(page: 2, perPage: 50))
         #expect(held.lists.count == 2 && held.lists.last?.url.query?.contains("startIndex=51") == true)
@@ -298,7 +298,7 @@ struct SCIMRepositoryTests {
 
     @Test func withoutPatchTheWholeResourceIsPutWithUnknownAttributesKept() async throws {
         let service = FakeSCIMService(count: 1, quirks: .init(patch: false))
-        service.users.withLock { $0[0].set("x-custom", scimJSON(#"{"keep":[1,2.5,null,"me"]}"#)) }
+        service.users.withLockedValue { $0[0].set("x-custom", scimJSON(#"{"keep":[1,2.5,null,"me"]}"#)) }
         let users = repository(service)
         var draft = try await users.user(id: "u1").draft
         draft.name = "New Name"
@@ -321,7 +321,7 @@ struct SCIMRepositoryTests {
         } catch {
             Issue.record("after a 412 the next save starts from the server's version: \(error)")
         }
-        let stored = service.users.withLock { $0[0] }
+        let stored = service.users.withLockedValue { $0[0] }
         #expect(stored[attribute: "title"] == .string("Changed elsewhere"), "the other change is not overwritten")
         #expect(stored[attribute: "displayName"] == .string("Mine"))
     }

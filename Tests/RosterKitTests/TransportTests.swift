@@ -1,7 +1,7 @@
 import Foundation
 import RosterKit
 import RosterKitTestSupport
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 
 /// `AsyncHTTPTransport` against real sockets on loopback that misbehave on purpose.
@@ -178,10 +178,10 @@ struct TransportTests {
 
     @Test("a server that closes right after reading a POST: the POST is not sent again, a GET is")
     func closedAfterReadingAPost() async throws {
-        let methods = Mutex<[String]>([])
+        let methods = NIOLockedValueBox<[String]>([])
         let listener = try LoopbackListener { connection in
             while let request = connection.readRequest() {
-                methods.withLock { $0.append(request.method) }
+                methods.withLockedValue { $0.append(request.method) }
                 if request.method == "POST" || request.target.hasSuffix("/users/u1") { return } // read, then hang up
                 connection.write(#"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 34\r\n\r\n{"success":true,"data":{"status":"ok"}}"#
                     .replacingOccurrences(of: "34", with: "\(#"{"success":true,"data":{"status":"ok"}}"#.utf8.count)"))
@@ -193,10 +193,10 @@ struct TransportTests {
         await #expect(throws: APIError.connectionLost) {
             _ = try await api.response(for: UserEndpoint.create(UserDraft(name: "Ana", email: "ana@example.com"), idempotencyKey: "k"))
         }
-        #expect(methods.withLock { $0 } == ["POST"], "a POST that may have landed is never re-sent")
+        #expect(methods.withLockedValue { $0 } == ["POST"], "a POST that may have landed is never re-sent")
 
         await #expect(throws: APIError.connectionLost) { _ = try await api.response(for: UserEndpoint.get(id: "u1")) }
-        #expect(methods.withLock { $0.filter { $0 == "GET" }.count } == 3, "a GET is retried up to the policy's attempts")
+        #expect(methods.withLockedValue { $0.filter { $0 == "GET" }.count } == 3, "a GET is retried up to the policy's attempts")
     }
 
     @Test("redirects: a GET follows one to the same origin; another origin, or a POST, is handed back")

@@ -1,31 +1,31 @@
 import Foundation
 import RosterKit
 import RosterKitTestSupport
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 
 /// A transport that answers each kind of request from its own script: the health probe, the
 /// creates, the lookups, the deletes. Records everything.
 final class RoutedTransport: HTTPTransport {
     enum Route: Hashable { case health, create, list, delete }
-    private let scripts: Mutex<[Route: [Result<TransportResponse, APIError>]]>
-    private let log = Mutex<[TransportRequest]>([])
+    private let scripts: NIOLockedValueBox<[Route: [Result<TransportResponse, APIError>]]>
+    private let log = NIOLockedValueBox<[TransportRequest]>([])
 
     init(_ scripts: [Route: [Result<TransportResponse, APIError>]]) {
-        self.scripts = Mutex(scripts)
+        self.scripts = NIOLockedValueBox(scripts)
     }
 
-    var requests: [TransportRequest] { log.withLock { $0 } }
+    var requests: [TransportRequest] { log.withLockedValue { $0 } }
     func requests(_ method: RosterKit.HTTPMethod) -> [TransportRequest] { requests.filter { $0.method == method } }
 
     func send(_ request: TransportRequest) async throws -> TransportResponse {
-        log.withLock { $0.append(request) }
+        log.withLockedValue { $0.append(request) }
         let route: Route = switch request.method {
         case .post: .create
         case .delete: .delete
         default: request.url.path.hasSuffix("/health") ? .health : .list
         }
-        let step = scripts.withLock { scripts -> Result<TransportResponse, APIError>? in
+        let step = scripts.withLockedValue { scripts -> Result<TransportResponse, APIError>? in
             guard var steps = scripts[route], let first = steps.first else { return nil }
             if steps.count > 1 { steps.removeFirst() }
             scripts[route] = steps

@@ -2,17 +2,17 @@ import Foundation
 import RosterKit
 import RosterKitTestSupport
 import RosterServer
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 
 /// Counts the attempts that reach the network.
 private final class CountingTransport: HTTPTransport {
     let base = TestTransport.shared
-    let statuses = Mutex<[Int]>([])
+    let statuses = NIOLockedValueBox<[Int]>([])
 
     func send(_ request: TransportRequest) async throws -> TransportResponse {
         let response = try await base.send(request)
-        statuses.withLock { $0.append(response.status) }
+        statuses.withLockedValue { $0.append(response.status) }
         return response
     }
 }
@@ -30,7 +30,7 @@ struct FaultInjectionTests {
             #expect(RetryPolicy.default.maximumAttempts == 3)
             let page = try await RosterAPIDirectory(client: client).listUsers(UserQuery())
             #expect(page.total == 3)
-            #expect(transport.statuses.withLock { $0 } == [503, 503, 200])
+            #expect(transport.statuses.withLockedValue { $0 } == [503, 503, 200])
             // Health is not under /api/v1/users and never fails.
             #expect(try await RosterAPIDirectory(client: client).health().status == "ok")
         }

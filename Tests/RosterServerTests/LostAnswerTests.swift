@@ -1,21 +1,21 @@
 import Foundation
 import RosterKit
 import RosterKitTestSupport
-import Synchronization
+import NIOConcurrencyHelpers
 import Testing
 
 /// A proxy in front of the real server that loses answers on purpose: the request reaches the
 /// server and is committed, and then the connection to the client is cut before the answer.
 private final class AnswerLosingProxy: Sendable {
     private final class State: Sendable {
-        let posts = Mutex<[TransportRequest]>([])
-        let answersToLose = Mutex(0)
+        let posts = NIOLockedValueBox<[TransportRequest]>([])
+        let answersToLose = NIOLockedValueBox(0)
     }
     private let listener: LoopbackListener
     private let state = State()
 
     var url: URL { listener.url }
-    var posts: [TransportRequest] { state.posts.withLock { $0 } }
+    var posts: [TransportRequest] { state.posts.withLockedValue { $0 } }
 
     /// - Parameters:
     ///   - loseFirstPostAnswers: how many POST answers to drop, from the first on.
@@ -23,7 +23,7 @@ private final class AnswerLosingProxy: Sendable {
     ///     replay idempotency keys would.
     init(upstream: URL, loseFirstPostAnswers: Int, hideFeatures: Bool) throws {
         let state = state
-        state.answersToLose.withLock { $0 = loseFirstPostAnswers }
+        state.answersToLose.withLockedValue { $0 = loseFirstPostAnswers }
         listener = try LoopbackListener { connection in
             while let incoming = connection.readRequest() {
                 var request = TransportRequest(
@@ -36,8 +36,8 @@ private final class AnswerLosingProxy: Sendable {
                 let forwarded = request
                 let answer = Self.blocking { try await TestTransport.shared.send(forwarded) }
                 if request.method == .post {
-                    state.posts.withLock { $0.append(forwarded) }
-                    let lose = state.answersToLose.withLock { left in defer { left = max(0, left - 1) }; return left > 0 }
+                    state.posts.withLockedValue { $0.append(forwarded) }
+                    let lose = state.answersToLose.withLockedValue { left in defer { left = max(0, left - 1) }; return left > 0 }
                     if lose {
                         connection.reset() // committed upstream; the client never hears
                         return
@@ -61,15 +61,15 @@ private final class AnswerLosingProxy: Sendable {
 
     /// Runs async work from the proxy's plain thread.
     private static func blocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) -> T? {
-        let box = Mutex<T?>(nil)
+        let box = NIOLockedValueBox<T?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task {
             let value = try? await work()
-            box.withLock { $0 = value }
+            box.withLockedValue { $0 = value }
             done.signal()
         }
         done.wait()
-        return box.withLock { $0 }
+        return box.withLockedValue { $0 }
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RosterKit
+import RosterKitTestSupport
 @testable import RosterServer
 import Testing
 
@@ -30,7 +31,8 @@ struct SCIMTableOrderTests {
     func samePages() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-scim-order-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try SQLiteStore(path: directory.appendingPathComponent("users.sqlite").path)
+        let store = try SQLiteStore(path: directory.appendingPathComponent("users.sqlite").path,
+                                    queryBudget: QueryBudget.standard.scaledForTests)
         let users = DemoData.users(count: 3000)
         try await store.bulkInsert(users)
         let filters = ["active eq true", #"userName sw "a""#, #"userName sw "a" and active eq true"#,
@@ -54,7 +56,8 @@ struct SCIMTableOrderTests {
     func bunchedMatches() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-scim-order-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try SQLiteStore(path: directory.appendingPathComponent("users.sqlite").path)
+        let store = try SQLiteStore(path: directory.appendingPathComponent("users.sqlite").path,
+                                    queryBudget: QueryBudget.standard.scaledForTests)
         // Inserted oldest first, so the newest thousand are the table's last thousand rows.
         let users = DemoData.users(count: 3000).sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
         try await store.insertAll(users)

@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Writers take turns, first come first served, each holding its turn across awaits. Used
 /// where a write spans awaits and must not interleave with another: a SQLite transaction
@@ -10,7 +10,7 @@ public final class WriteTurns: Sendable {
         var waiting: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     /// Runs `body` in its turn; the next waiting writer's turn begins when it returns or throws.
     /// It runs on the caller's executor, so an actor's own code can run in its turn.
@@ -25,14 +25,14 @@ public final class WriteTurns: Sendable {
     private func take() async {
         // A free turn is taken without suspending: a suspension costs a hop through the
         // executor, on every SQLite write.
-        let isFree = state.withLock { state in
+        let isFree = state.withLockedValue { state in
             guard !state.taken else { return false }
             state.taken = true
             return true
         }
         if isFree { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let isMine = state.withLock { state in
+            let isMine = state.withLockedValue { state in
                 guard state.taken else {
                     state.taken = true
                     return true
@@ -45,7 +45,7 @@ public final class WriteTurns: Sendable {
     }
 
     private func pass() {
-        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let next = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
             guard !state.waiting.isEmpty else {
                 state.taken = false
                 return nil

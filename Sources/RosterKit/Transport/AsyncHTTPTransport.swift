@@ -3,7 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOSSL
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The transport for http and https alike, on AsyncHTTPClient: a pool of kept-alive
 /// connections per host, TLS with the system's trust store (plus `caFile`), HTTP/2 where the
@@ -19,7 +19,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
     public let options: TransportOptions
     private let tlsConfiguration: TLSConfiguration
     /// One client per route: direct, or through each proxy in use. Made on first use.
-    private let clients = Mutex<[ProxySettings.Proxy?: HTTPClient]>([:])
+    private let clients = NIOLockedValueBox<[ProxySettings.Proxy?: HTTPClient]>([:])
 
     /// - Throws: `APIError.invalidRequest` when `caFile` cannot be read as PEM certificates.
     public init(options: TransportOptions = TransportOptions()) throws(APIError) {
@@ -38,12 +38,12 @@ public final class AsyncHTTPTransport: HTTPTransport {
 
     deinit {
         // Shutting down keeps each client alive until it is done; nothing waits for it here.
-        for client in clients.withLock({ Array($0.values) }) { _ = client.shutdown() }
+        for client in clients.withLockedValue({ Array($0.values) }) { _ = client.shutdown() }
     }
 
     /// Closes every connection. Requests sent afterwards fail.
     public func shutdown() async {
-        let all = clients.withLock { clients in
+        let all = clients.withLockedValue { clients in
             defer { clients.removeAll() }
             return Array(clients.values)
         }
@@ -54,8 +54,8 @@ public final class AsyncHTTPTransport: HTTPTransport {
     /// shutdown until its connect timeout, and quitting must not wait for that.
     public func shutdown(waitingAtMost limit: Duration) async {
         final class Once: Sendable {
-            let done = Mutex(false)
-            func first() -> Bool { done.withLock { done in defer { done = true }; return !done } }
+            let done = NIOLockedValueBox(false)
+            func first() -> Bool { done.withLockedValue { done in defer { done = true }; return !done } }
         }
         let once = Once()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -112,7 +112,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
     }
 
     private func client(for proxy: ProxySettings.Proxy?) -> HTTPClient {
-        clients.withLock { clients in
+        clients.withLockedValue { clients in
             if let existing = clients[proxy] { return existing }
             var configuration = HTTPClient.Configuration()
             configuration.tlsConfiguration = tlsConfiguration

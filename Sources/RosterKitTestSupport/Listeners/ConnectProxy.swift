@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,7 +9,7 @@ import Glibc
 /// test can use a name no resolver knows). Records every CONNECT target it was asked for.
 public final class ConnectProxy: Sendable {
     private final class TargetLog: Sendable {
-        let targets = Mutex<[String]>([])
+        let targets = NIOLockedValueBox<[String]>([])
     }
 
     private let listener: LoopbackListener
@@ -17,7 +17,7 @@ public final class ConnectProxy: Sendable {
 
     public var port: Int { listener.port }
     /// The `host:port` of each CONNECT request, in order.
-    public var connectTargets: [String] { log.targets.withLock { $0 } }
+    public var connectTargets: [String] { log.targets.withLockedValue { $0 } }
 
     public init(upstreamPort: Int) throws {
         let log = self.log
@@ -26,7 +26,7 @@ public final class ConnectProxy: Sendable {
                 client.write("HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
                 return
             }
-            log.targets.withLock { $0.append(request.target) }
+            log.targets.withLockedValue { $0.append(request.target) }
             let upstream = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             guard SocketAddress.connectLoopback(upstream, port: upstreamPort, ipv6: false) == 0 else {
                 client.write("HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n")

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,7 +11,7 @@ public final class LoopbackListener: Sendable {
     public let port: Int
     public let host: String
     private let descriptor: Int32
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     private struct State {
         var closed = false
@@ -61,11 +61,11 @@ public final class LoopbackListener: Sendable {
     }
 
     /// Connections accepted so far.
-    public var acceptedCount: Int { state.withLock { $0.acceptedCount } }
+    public var acceptedCount: Int { state.withLockedValue { $0.acceptedCount } }
 
     /// Stops listening and closes every open connection.
     public func close() {
-        let open = state.withLock { state -> [Int32]? in
+        let open = state.withLockedValue { state -> [Int32]? in
             guard !state.closed else { return nil }
             state.closed = true
             return state.connections
@@ -102,7 +102,7 @@ public final class LoopbackListener: Sendable {
                 if errno == EINTR { continue }
                 return
             }
-            let admitted = state.withLock { state -> Bool in
+            let admitted = state.withLockedValue { state -> Bool in
                 guard !state.closed else { return false }
                 state.connections.append(fd)
                 state.acceptedCount += 1
@@ -114,7 +114,7 @@ public final class LoopbackListener: Sendable {
             }
             let thread = Thread { [self] in
                 handler(LoopbackConnection(descriptor: fd))
-                state.withLock { $0.connections.removeAll { $0 == fd } }
+                state.withLockedValue { $0.connections.removeAll { $0 == fd } }
                 Glibc.close(fd)
             }
             thread.start()

@@ -1,6 +1,6 @@
 import Hummingbird
 import NIOCore
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// `GET /api/v1/_bench/floor?bytes=N`: a JSON body of exactly N bytes, built once and then sent
 /// as it is. It passes through the same middleware (log, envelope, token) as the user calls,
@@ -8,12 +8,12 @@ import Synchronization
 /// (query, SQLite, encoding). Only present with `ServerConfiguration.benchmarkRoutes`.
 final class FloorRoute: Sendable {
     static let maximumBytes = 1 << 20
-    private let bodies = Mutex<[Int: ByteBuffer]>([:])
+    private let bodies = NIOLockedValueBox<[Int: ByteBuffer]>([:])
 
     func respond(_ request: Request, context: some RequestContext) throws -> Response {
         let requested = request.uri.queryParameters["bytes"].flatMap { Int($0) } ?? 1024
         let size = min(max(requested, 40), Self.maximumBytes)
-        let body = bodies.withLock { bodies in
+        let body = bodies.withLockedValue { bodies in
             if let body = bodies[size] { return body }
             // {"success":true,"data":"xxxx…","error":null}: a valid envelope, padded to size.
             let prefix = #"{"success":true,"data":""#, suffix = #"","error":null}"#

@@ -1,6 +1,6 @@
 import NIOCore
 import RosterKit
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Recent list answers, as the bytes that were sent, for the database's current write generation.
 ///
@@ -37,7 +37,7 @@ final class ListResponseCache: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     let maximumEntries: Int
     let maximumBytes: Int
 
@@ -70,7 +70,7 @@ final class ListResponseCache: Sendable {
     }
 
     func lookup(_ key: UserListQuery, generation: UInt64) -> ByteBuffer? {
-        state.withLock { state in
+        state.withLockedValue { state in
             if generation > state.generation { state.move(to: generation) }
             guard generation == state.generation, var entry = state.entries[key] else { return nil }
             state.clock += 1
@@ -84,7 +84,7 @@ final class ListResponseCache: Sendable {
     func store(_ body: ByteBuffer, for key: UserListQuery, generation: UInt64) {
         let size = body.readableBytes
         guard size <= maximumBytes else { return }
-        state.withLock { state in
+        state.withLockedValue { state in
             if generation > state.generation { state.move(to: generation) }
             guard generation == state.generation else { return }
             state.clock += 1
@@ -102,5 +102,5 @@ final class ListResponseCache: Sendable {
         }
     }
 
-    var count: Int { state.withLock { $0.entries.count } }
+    var count: Int { state.withLockedValue { $0.entries.count } }
 }

@@ -1,5 +1,5 @@
 import GRDB
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The database's write generation, as SQLite itself counts it: it moves after any commit to
 /// the file by any connection, in this process or another (a second roster-server, a second
@@ -16,7 +16,7 @@ final class DatabaseGeneration: Sendable {
     private let path: String
     private let configuration: Configuration
     /// Opened by the first call (so making a store does not open a file yet).
-    private let connection = Mutex<DatabaseQueue?>(nil)
+    private let connection = NIOLockedValueBox<DatabaseQueue?>(nil)
 
     /// - Parameter configuration: the writer's; the connection opens the file read-only with it.
     init(path: String, configuration: Configuration) {
@@ -27,7 +27,7 @@ final class DatabaseGeneration: Sendable {
     /// The current generation. Never smaller than an earlier answer of this instance.
     /// One PRAGMA on a cached statement: no table is read, only the WAL index header.
     func current() throws -> UInt64 {
-        try connection.withLock { connection in
+        try connection.withLockedValue { connection in
             let queue = try connection ?? DatabaseQueue(path: path, configuration: configuration)
             connection = queue
             return try queue.inDatabase { db in

@@ -1,5 +1,5 @@
 import RosterKit
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The `ListOrder` of each sort, each for the write generation it was walked at: valid only
 /// while `SQLiteStore.generation()` has not moved (any commit, by any process, moves it).
@@ -19,7 +19,7 @@ final class ListOrderCache: Sendable {
         case failed
     }
 
-    private let entries = Mutex<[UserSort: (generation: UInt64, state: State)]>([:])
+    private let entries = NIOLockedValueBox<[UserSort: (generation: UInt64, state: State)]>([:])
 
     /// What a list of `sort` at `generation` should do.
     enum Advice {
@@ -31,7 +31,7 @@ final class ListOrderCache: Sendable {
     }
 
     func advice(for sort: UserSort, at generation: UInt64) -> Advice {
-        entries.withLock { entries in
+        entries.withLockedValue { entries in
             guard let entry = entries[sort], entry.generation >= generation else {
                 entries[sort] = (generation, .asked)
                 Self.dropOlder(than: generation, in: &entries)
@@ -60,7 +60,7 @@ final class ListOrderCache: Sendable {
     }
 
     private func update(_ sort: UserSort, _ generation: UInt64, _ state: State) {
-        entries.withLock { entries in
+        entries.withLockedValue { entries in
             // A newer generation's entry stays: generations only grow.
             if let entry = entries[sort], entry.generation > generation { return }
             entries[sort] = (generation, state)
@@ -77,7 +77,7 @@ final class ListOrderCache: Sendable {
 
     /// Whether the order of `sort` at `generation` is kept (for tests).
     func keeps(_ sort: UserSort, at generation: UInt64) -> Bool {
-        entries.withLock { entries in
+        entries.withLockedValue { entries in
             guard let entry = entries[sort], entry.generation == generation, case .walked = entry.state else { return false }
             return true
         }
@@ -85,7 +85,7 @@ final class ListOrderCache: Sendable {
 
     /// The sorts whose order is kept now (for tests).
     var keptSorts: Set<UserSort> {
-        entries.withLock { entries in
+        entries.withLockedValue { entries in
             Set(entries.compactMap { key, entry in
                 if case .walked = entry.state { return key } else { return nil }
             })

@@ -1,5 +1,5 @@
 import RosterKit
-import Synchronization
+import NIOConcurrencyHelpers
 
 extension ListPlan {
     /// What a list statement's text depends on; the values go in its arguments.
@@ -42,12 +42,12 @@ extension ListPlan {
 }
 
 final class ListPlanSQL: Sendable {
-    private let texts = Mutex<[ListPlan.Shape: (page: String, reversedPage: String, count: String)]>([:])
+    private let texts = NIOLockedValueBox<[ListPlan.Shape: (page: String, reversedPage: String, count: String)]>([:])
 
     func sql(for shape: ListPlan.Shape) -> (page: String, reversedPage: String, count: String) {
-        if let known = texts.withLock({ $0[shape] }) { return known }
+        if let known = texts.withLockedValue({ $0[shape] }) { return known }
         let built = ListPlan.sql(for: shape)
-        texts.withLock { $0[shape] = built }
+        texts.withLockedValue { $0[shape] = built }
         return built
     }
 }

@@ -1,5 +1,5 @@
 import GRDB
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Read-only connections to the store's database file, each used by one read at a time, on
 /// the calling thread.
@@ -30,7 +30,7 @@ final class ReadConnections: Sendable {
 
     private let path: String
     private let configuration: Configuration
-    private let idle = Mutex<[Connection]>([])
+    private let idle = NIOLockedValueBox<[Connection]>([])
 
     /// - Parameter configuration: the writer's; readers open the same file read-only with it.
     init(path: String, configuration: Configuration) {
@@ -41,10 +41,10 @@ final class ReadConnections: Sendable {
     /// Runs `body` on one connection, on this thread, with no transaction of its own. The
     /// connection's deadline is clear when `body` starts and is cleared again after it.
     func withConnection<T>(_ body: (Database, QueryDeadline) throws -> T) throws -> T {
-        let connection = try idle.withLock { $0.popLast() } ?? Connection(path: path, configuration: configuration)
+        let connection = try idle.withLockedValue { $0.popLast() } ?? Connection(path: path, configuration: configuration)
         defer {
             connection.deadline.clear()
-            idle.withLock { idle in
+            idle.withLockedValue { idle in
                 if idle.count < Self.maximumIdle { idle.append(connection) }
             }
         }

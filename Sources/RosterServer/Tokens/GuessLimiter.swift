@@ -1,4 +1,5 @@
 import Logging
+import NIOConcurrencyHelpers
 import Synchronization
 
 /// Slows down guessing tokens: after `allowed` bad tokens in a row from one address, every
@@ -17,7 +18,7 @@ final class GuessLimiter: Sendable {
         var lastSeen: ContinuousClock.Instant
     }
 
-    private let records = Mutex<[String: Record]>([:])
+    private let records = NIOLockedValueBox<[String: Record]>([:])
     /// How many addresses `records` holds, readable without the lock: while none has sent a bad
     /// token (the usual case) a request neither takes the lock nor formats its address.
     private let tracked = Atomic<Int>(0)
@@ -33,7 +34,7 @@ final class GuessLimiter: Sendable {
         guard tracked.load(ordering: .acquiring) > 0 else { return nil }
         let now = clock.now
         let address = address()
-        return records.withLock { records -> Int? in
+        return records.withLockedValue { records -> Int? in
             guard let until = records[address]?.blockedUntil, until > now else { return nil }
             return Self.seconds(until - now)
         }
@@ -43,7 +44,7 @@ final class GuessLimiter: Sendable {
     @discardableResult
     func failed(from address: String) -> Int? {
         let now = clock.now
-        let (failures, wait) = records.withLock { records -> (Int, Duration?) in
+        let (failures, wait) = records.withLockedValue { records -> (Int, Duration?) in
             var record = records[address] ?? Record(failures: 0, lastSeen: now)
             record.failures += 1
             record.lastSeen = now
@@ -68,7 +69,7 @@ final class GuessLimiter: Sendable {
     func succeeded(from address: @autoclosure () -> String) {
         guard tracked.load(ordering: .acquiring) > 0 else { return }
         let address = address()
-        records.withLock { records in
+        records.withLockedValue { records in
             guard records[address] != nil else { return }
             records[address] = nil
             tracked.store(records.count, ordering: .releasing)

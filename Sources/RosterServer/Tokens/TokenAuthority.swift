@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import Logging
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Says whose a bearer token is: the bootstrap token (`--token`, compared in constant time,
 /// no database), or a named token found by its secret's hash. A named token found is
@@ -20,7 +20,7 @@ final class TokenAuthority: Sendable {
     private let logger: Logger
     /// By the secret's digest (never the secret): the hex form the database wants is made only
     /// when the database is read, not on every request.
-    private let found = Mutex<[SHA256.Digest: Found]>([:])
+    private let found = NIOLockedValueBox<[SHA256.Digest: Found]>([:])
 
     /// A token as read, with the identity each request hands on made once.
     private struct Found {
@@ -65,13 +65,13 @@ final class TokenAuthority: Sendable {
         let moment = ContinuousClock.now
         let date = now()
         // One lookup, the entry changed in place: this runs on every request.
-        var use = found.withLock { cached -> Use? in
+        var use = found.withLockedValue { cached -> Use? in
             guard let index = cached.index(forKey: digest), moment - cached.values[index].readAt < Self.freshness else { return nil }
             return Self.use(&cached.values[index], at: date, moment: moment)
         }
         if use == nil {
             let record = try await store.token(secretHash: TokenRecord.hex(digest))
-            use = found.withLock { cached -> Use? in
+            use = found.withLockedValue { cached -> Use? in
                 guard let record else { cached[digest] = nil; return nil }
                 var entry = Found(record, readAt: moment, markedUsedAt: cached[digest]?.markedUsedAt)
                 defer { cached[digest] = entry }

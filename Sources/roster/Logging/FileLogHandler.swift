@@ -1,14 +1,14 @@
 import Foundation
 import Logging
 import RosterKit
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Writes log lines to a file: the terminal belongs to the UI. One line per event, with
 /// time, level, label, message and metadata; line breaks and controls in messages are escaped
 /// so a log line can be trusted to be one line.
 struct FileLogHandler: LogHandler {
     final class Sink: Sendable {
-        private let handle: Mutex<FileHandle?>
+        private let handle: NIOLockedValueBox<FileHandle?>
 
         init(path: String) throws {
             let url = URL(fileURLWithPath: path)
@@ -18,11 +18,11 @@ struct FileLogHandler: LogHandler {
             }
             let handle = try FileHandle(forWritingTo: url)
             try handle.seekToEnd()
-            self.handle = Mutex(handle)
+            self.handle = NIOLockedValueBox(handle)
         }
 
         func write(_ line: String) {
-            handle.withLock { handle in
+            handle.withLockedValue { handle in
                 try? handle?.write(contentsOf: Data(line.utf8))
             }
         }

@@ -1,6 +1,6 @@
 import Foundation
 import RosterKit
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Every profile of a settings file resolved on its own, for `--list-profiles` and
 /// `--check --all`: each profile's own connection counts there, so the flags and environment
@@ -59,9 +59,9 @@ struct Profiles {
             case .success(let settings):
                 let lines = CollectedLines()
                 let code = await ConnectionCheck(settings: settings, environment: environment) { line in
-                    lines.lines.withLock { $0.append(line) }
+                    lines.lines.withLockedValue { $0.append(line) }
                 }.run()
-                let report = lines.lines.withLock { $0 }
+                let report = lines.lines.withLockedValue { $0 }
                 let result = report.last { $0.hasPrefix("Result") }.map { String($0.dropFirst(12)) } ?? ""
                 output("\(padded)  \(result)  \(settings.connectionSummary)")
                 if code != 0 { failures.append((name, report)) }
@@ -78,7 +78,7 @@ struct Profiles {
 
 /// A check's lines, kept to print after the one-line summary.
 private final class CollectedLines: Sendable {
-    let lines = Mutex<[String]>([])
+    let lines = NIOLockedValueBox<[String]>([])
 }
 
 extension Settings {

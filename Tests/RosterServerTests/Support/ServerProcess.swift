@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,9 +10,9 @@ final class ServerProcess: Sendable {
     private let output = Output()
 
     private final class Output: Sendable {
-        let text = Mutex<(stdout: String, stderr: String)>(("", ""))
+        let text = NIOLockedValueBox<(stdout: String, stderr: String)>(("", ""))
         /// How many of the two pipes reached their end (the process closed them).
-        let ended = Mutex(0)
+        let ended = NIOLockedValueBox(0)
     }
 
     /// Where `make test` (and `swift build`) put the binary: next to the test bundle.
@@ -49,19 +49,19 @@ final class ServerProcess: Sendable {
         let output = self.output
         stdout.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil; output.ended.withLock { $0 += 1 }; return }
-            output.text.withLock { $0.stdout += String(decoding: data, as: UTF8.self) }
+            if data.isEmpty { handle.readabilityHandler = nil; output.ended.withLockedValue { $0 += 1 }; return }
+            output.text.withLockedValue { $0.stdout += String(decoding: data, as: UTF8.self) }
         }
         stderr.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil; output.ended.withLock { $0 += 1 }; return }
-            output.text.withLock { $0.stderr += String(decoding: data, as: UTF8.self) }
+            if data.isEmpty { handle.readabilityHandler = nil; output.ended.withLockedValue { $0 += 1 }; return }
+            output.text.withLockedValue { $0.stderr += String(decoding: data, as: UTF8.self) }
         }
         try process.run()
     }
 
-    var stdout: String { output.text.withLock { $0.stdout } }
-    var stderr: String { output.text.withLock { $0.stderr } }
+    var stdout: String { output.text.withLockedValue { $0.stdout } }
+    var stderr: String { output.text.withLockedValue { $0.stderr } }
 
     /// The URL of the "listening on" line, once it is printed.
     func waitForListening() async throws -> URL {
@@ -88,7 +88,7 @@ final class ServerProcess: Sendable {
         _ = await eventually(timeout: .seconds(30)) { !self.process.isRunning }
         // And until both pipes are read to their end: an exit can come before the last of
         // its output is read (once, a refusal's sentence was not there yet).
-        _ = await eventually(timeout: .seconds(5)) { self.output.ended.withLock { $0 } == 2 }
+        _ = await eventually(timeout: .seconds(5)) { self.output.ended.withLockedValue { $0 } == 2 }
         return (process.terminationReason, process.terminationStatus)
     }
 

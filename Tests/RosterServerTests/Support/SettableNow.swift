@@ -1,19 +1,19 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A "now" a test moves by hand, for `withServer(now:)`: it proves what happens a day later
 /// without waiting a day.
 final class SettableNow: Sendable {
-    private let value: Mutex<Date>
+    private let value: NIOLockedValueBox<Date>
 
     init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
-        value = Mutex(start)
+        value = NIOLockedValueBox(start)
     }
 
-    var date: Date { value.withLock { $0 } }
+    var date: Date { value.withLockedValue { $0 } }
 
     func advance(by interval: TimeInterval) {
-        value.withLock { $0 += interval }
+        value.withLockedValue { $0 += interval }
     }
 
     /// As `ServerConfiguration.now` takes it.

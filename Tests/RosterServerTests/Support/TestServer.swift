@@ -25,7 +25,8 @@ struct TestServer: Sendable {
         token: String? = TestServer.token, retryPolicy: RetryPolicy = .never, transport: any HTTPTransport = TestTransport.shared,
         deadline: Duration = .seconds(30)
     ) -> APIClient {
-        APIClient(baseURL: url, token: token, transport: transport, retryPolicy: retryPolicy, deadline: deadline, logger: quietLogger)
+        APIClient(baseURL: url, token: token, transport: transport, retryPolicy: retryPolicy, deadline: deadline.scaledForTests,
+                  logger: quietLogger)
     }
 
     func repository(token: String? = TestServer.token) -> RosterAPIDirectory {
@@ -110,7 +111,9 @@ func withServer<T>(
     var configuration = ServerConfiguration(
         databasePath: database, token: TestServer.token, seedCount: seedCount, faults: faults, listCacheEntries: listCacheEntries)
     if let now { configuration.now = now }
-    if let queryBudget { configuration.queryBudget = queryBudget }
+    // A budget a test names is what it tests; the standard one only has to let its queries
+    // through, and stretches with everything else under a sanitizer.
+    configuration.queryBudget = queryBudget ?? QueryBudget.standard.scaledForTests
     let server = try await UserAPIServer.start(
         configuration,
         logger: logs.logger(label: "roster.server", level: .debug))
@@ -133,9 +136,10 @@ extension Data {
     static func json(_ text: String) -> Data { Data(text.utf8) }
 }
 
-/// Waits for a condition by polling it, up to a limit: for things the test cannot be told of.
+/// Waits for a condition by polling it, up to a limit (stretched by `TestTimeScale`): for things
+/// the test cannot be told of.
 func eventually(timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows -> Bool {
-    let deadline = ContinuousClock.now + timeout
+    let deadline = ContinuousClock.now + timeout.scaledForTests
     while ContinuousClock.now < deadline {
         if try await condition() { return true }
         try? await Task.sleep(for: .milliseconds(5))

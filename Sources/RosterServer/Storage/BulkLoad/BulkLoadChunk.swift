@@ -1,14 +1,14 @@
 import Dispatch
 import Foundation
 import RosterKit
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// One chunk of users being made ready on a global queue (folded keys, JSON, per-gram counts,
 /// in whatever form the backend's load takes: `BulkLoadRows` for SQLite, COPY text for
 /// PostgreSQL) while the chunks before it are loaded.
 final class BulkLoadChunk<Rows: Sendable>: Sendable {
     private let done = DispatchGroup()
-    private let rows = Mutex<Rows?>(nil)
+    private let rows = NIOLockedValueBox<Rows?>(nil)
 
     /// Starts making `users` ready with `make`, and adds their grams to `counts`.
     init(_ users: ArraySlice<User>, counting counts: BulkGramCounts,
@@ -18,7 +18,7 @@ final class BulkLoadChunk<Rows: Sendable>: Sendable {
             var chunkCounts = ShortGramCounts()
             let made = make(users, &chunkCounts)
             counts.add(chunkCounts)
-            rows.withLock { $0 = made }
+            rows.withLockedValue { $0 = made }
             done.leave()
         }
     }
@@ -26,13 +26,13 @@ final class BulkLoadChunk<Rows: Sendable>: Sendable {
     /// Waits for the rows, blocking the thread: for SQLite's load, which runs on a thread of its own.
     func take() -> Rows {
         done.wait()
-        return rows.withLock { $0! }
+        return rows.withLockedValue { $0! }
     }
 
     /// Waits for the rows without blocking a thread: for PostgreSQL's load, on the cooperative pool.
     func value() async -> Rows {
         await withCheckedContinuation { continuation in
-            done.notify(queue: .global()) { continuation.resume(returning: self.rows.withLock { $0! }) }
+            done.notify(queue: .global()) { continuation.resume(returning: self.rows.withLockedValue { $0! }) }
         }
     }
 }

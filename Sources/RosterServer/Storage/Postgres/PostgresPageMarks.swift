@@ -1,5 +1,5 @@
 import RosterKit
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Where pages of a list begin and end, for one write generation: the sort columns of the
 /// first and last row of each page read, by list (sort and filters). A later page of the same
@@ -53,11 +53,11 @@ final class PostgresPageMarks: Sendable {
         var order: [Int] = []
     }
 
-    private let entries = Mutex<[ListKey: Entry]>([:])
+    private let entries = NIOLockedValueBox<[ListKey: Entry]>([:])
 
     /// The marks of `list` at `generation`, by position in the list (0-based).
     func marks(for list: ListKey, at generation: UInt64) -> [Int: Mark] {
-        entries.withLock { entries in
+        entries.withLockedValue { entries in
             guard let entry = entries[list], entry.generation == generation else { return [:] }
             return entry.marks
         }
@@ -65,7 +65,7 @@ final class PostgresPageMarks: Sendable {
 
     /// Keeps `marks`, read in a snapshot at `generation`; an older generation's are dropped.
     func keep(_ marks: [Int: Mark], for list: ListKey, at generation: UInt64) {
-        entries.withLock { entries in
+        entries.withLockedValue { entries in
             var entry = entries[list] ?? Entry(generation: generation)
             // A newer generation's marks stay: generations only grow.
             if entry.generation > generation { return }
