@@ -6,6 +6,10 @@ BIN := .build/$(CONFIG)
 # Release builds put each function in a section of its own, so that the link can place the code
 # a session runs side by side (Package.swift's leanReleaseLink, Config/roster.order).
 RELEASE := build -c release -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections
+# The Swift driver does not compile a module again when only its flags changed, so a release
+# build made with other flags is removed before the next (release-flags, a prerequisite of
+# every target that builds release).
+RELEASE_FLAGS_FILE := .build/release-flags
 # The release roster, linked again when its order file or linker script is newer than it (the
 # build does not know the link reads them).
 ROSTER_RELEASE = for file in Config/roster.order Config/roster-text.ld; do \
@@ -14,7 +18,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian packages the build and the tests need, each with the check that says it is there.
 APT_PACKAGES := pkg-config libncurses-dev libsqlite3-dev tmux openssl libldap-dev
-.PHONY: all deps ldap-deps postgres-deps build run test test-chaos chaos-run clean check-api check-scim python-venv api-check-tools scim-check-tools bench-server bench-token bench-server-backends bench-scim-filters bench-writes bench-tools bench bench-ldap bench-review screenshots tool-deps scim-peer fuzz test-tsan test-asan order-file
+.PHONY: all deps ldap-deps postgres-deps build run test test-chaos chaos-run clean check-api check-scim python-venv api-check-tools scim-check-tools bench-server bench-token bench-server-backends bench-scim-filters bench-writes bench-tools bench bench-ldap bench-review screenshots tool-deps scim-peer fuzz test-tsan test-asan order-file release-flags
 
 # Python for the measuring and picture-making scripts: a virtual environment under .build, so
 # nothing is installed into the system's Python.
@@ -26,6 +30,10 @@ TUIBENCH ?= ../shared/tools/tuibench.py
 FONT_PACKAGES := fonts-dejavu-core fonts-noto-cjk fonts-noto-core fonts-symbola fonts-noto-color-emoji
 
 all: build
+
+release-flags:
+	@[ "$$(cat $(RELEASE_FLAGS_FILE) 2>/dev/null)" = "$(RELEASE)" ] || { rm -rf .build/*/release; \
+	  mkdir -p .build && echo "$(RELEASE)" > $(RELEASE_FLAGS_FILE); }
 
 deps:
 	@missing=""; \
@@ -41,7 +49,7 @@ deps:
 	fi
 	@command -v $(SWIFT) >/dev/null || { echo "swift is not on PATH: install Swift 6 from https://swift.org/install"; exit 1; }
 
-build: deps
+build: deps $(if $(filter release,$(CONFIG)),release-flags)
 ifeq ($(CONFIG),release)
 	$(ROSTER_RELEASE)
 	$(SWIFT) $(RELEASE) --product roster-server
@@ -227,11 +235,11 @@ bench-writes: bench-tools
 # ISO8601Timestamp against FoundationEssentials' ISO8601FormatStyle: parse and format of the same
 # 100,000 timestamps, rounds interleaved, medians (docs/benchmarks.md, "Timestamps").
 .PHONY: bench-timestamps
-bench-timestamps: deps
+bench-timestamps: deps release-flags
 	$(SWIFT) $(RELEASE) --product roster-bench
 	.build/release/roster-bench --timestamps
 
-bench-tools: deps
+bench-tools: deps release-flags
 	$(SWIFT) $(RELEASE) --product roster-server
 	$(SWIFT) $(RELEASE) --product roster-bench
 	@missing=""; \
@@ -272,7 +280,7 @@ screenshots: tool-deps scim-peer ldap-deps
 # with BASE_BIN (a folder with another build's release roster) that build is measured beside it.
 # Config/roster.order: the functions a session of the release roster runs, seen by valgrind's
 # callgrind (scripts/order-file.sh); run it again when the code a session runs has changed much.
-order-file: tool-deps
+order-file: tool-deps release-flags
 	@command -v valgrind >/dev/null || { echo "Installing: valgrind"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind; }
 	$(ROSTER_RELEASE)
@@ -280,7 +288,7 @@ order-file: tool-deps
 	PYTHON=$(PY) TUIBENCH=$(TUIBENCH) BIN=.build/release scripts/order-file.sh
 	$(ROSTER_RELEASE)
 
-bench: tool-deps ldap-deps
+bench: tool-deps ldap-deps release-flags
 	$(ROSTER_RELEASE)
 	$(SWIFT) $(RELEASE) --product roster-server
 	$(SWIFT) $(RELEASE) --product roster-bench
@@ -290,7 +298,7 @@ bench: tool-deps ldap-deps
 
 # The access review alone: `roster compare` of 100,000 against 100,000 on two roster-servers
 # (wall time, peak memory, the comparison) and its reads beside two CSV exports (scripts/bench-review.sh).
-bench-review: tool-deps
+bench-review: tool-deps release-flags
 	$(ROSTER_RELEASE)
 	$(SWIFT) $(RELEASE) --product roster-server
 	$(SWIFT) $(RELEASE) --product roster-bench
@@ -298,7 +306,7 @@ bench-review: tool-deps
 
 # The LDAP part alone: first screen, a search and memory on slapd (100,000 people, seeded with
 # slapadd) beside roster-server (100,000 users) and a libldap paged search of the first page.
-bench-ldap: tool-deps ldap-deps
+bench-ldap: tool-deps ldap-deps release-flags
 	$(ROSTER_RELEASE)
 	$(SWIFT) $(RELEASE) --product roster-server
 	PYTHON=$(PY) TUIBENCH=$(TUIBENCH) BIN=.build/release scripts/bench-ldap.sh
