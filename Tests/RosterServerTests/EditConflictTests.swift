@@ -51,11 +51,7 @@ struct EditConflictTests {
     @Test("RosterAPIDirectory sends the version it read: a change made since is a 412", arguments: Backend.allCases)
     func theDirectoryIsToldOfAChangeMadeSinceItRead(backend: Backend) async throws {
         try await withServer(backend: backend) { server in
-            let mine = server.repository()
-            let theirs = server.repository()
-            let created = try await theirs.createUser(UserDraft(name: "Alan Turing", email: "alan@example.com"))
-            _ = try await mine.listUsers(UserQuery())
-            _ = try await theirs.updateUser(id: created.id, with: UserDraft(name: "Alan M. Turing", email: "alan@example.com"))
+            let (mine, theirs, created) = try await changedSinceMyRead(on: server)
             do {
                 _ = try await mine.updateUser(id: created.id, with: UserDraft(name: "A. Turing", email: "alan@example.com"))
                 Issue.record("the second save must be refused")
@@ -114,11 +110,7 @@ struct EditConflictTests {
     @Test("RosterAPIDirectory deletes the version it read: a change made since is a 412, and after it a delete goes through", arguments: Backend.allCases)
     func theDirectorysDeleteIsToldOfAChange(backend: Backend) async throws {
         try await withServer(backend: backend) { server in
-            let mine = server.repository()
-            let theirs = server.repository()
-            let created = try await theirs.createUser(UserDraft(name: "Alan Turing", email: "alan@example.com"))
-            _ = try await mine.listUsers(UserQuery())
-            _ = try await theirs.updateUser(id: created.id, with: UserDraft(name: "Alan M. Turing", email: "alan@example.com"))
+            let (mine, theirs, created) = try await changedSinceMyRead(on: server)
             do {
                 try await mine.deleteUser(id: created.id)
                 Issue.record("the delete must be refused")
@@ -143,5 +135,15 @@ struct EditConflictTests {
             let saved = try await mine.updateUser(id: created.id, with: draft)
             #expect(saved.name == "Ada Byron" && saved.status == .suspended)
         }
+    }
+
+    /// Alan Turing, read by `mine` and then renamed by `theirs`: `mine` holds a stale version.
+    private func changedSinceMyRead(on server: TestServer) async throws -> (mine: RosterAPIDirectory, theirs: RosterAPIDirectory, created: User) {
+        let mine = server.repository()
+        let theirs = server.repository()
+        let created = try await theirs.createUser(UserDraft(name: "Alan Turing", email: "alan@example.com"))
+        _ = try await mine.listUsers(UserQuery())
+        _ = try await theirs.updateUser(id: created.id, with: UserDraft(name: "Alan M. Turing", email: "alan@example.com"))
+        return (mine, theirs, created)
     }
 }
