@@ -20,16 +20,7 @@ extension ChaosTests {
         try cluster.restart()
         let back = Date()
 
-        var retries = 0
-        while true {
-            let end = try await session.tmux.waitForScreen("the run's end", timeout: .seconds(60)) {
-                $0.contains("Retry the") || !$0.contains("marked") && !$0.contains("Esc stop") && !$0.contains("Suspend 50")
-            }
-            if !end.contains("Retry the") || retries == 5 { break }
-            retries += 1
-            try session.tmux.send("r")
-            try await session.tmux.waitForScreen("the retry to start") { !$0.contains("Retry the") }
-        }
+        let retries = try await session.finishTheRunRetryingFailures()
         #expect(server.isRunning, "roster-server outlived its database's restart")
 
         var written = 0

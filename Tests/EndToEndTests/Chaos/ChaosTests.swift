@@ -99,17 +99,7 @@ struct ChaosTests {
 
         // The run ends (the client's retries may carry it over the gap); failures are retried
         // with `r` until none is left.
-        var retries = 0
-        while true {
-            // The end: the failures' summary, or the marks and the progress line gone.
-            let end = try await session.tmux.waitForScreen("the run's end", timeout: .seconds(60)) {
-                $0.contains("Retry the") || !$0.contains("marked") && !$0.contains("Esc stop") && !$0.contains("Suspend 50")
-            }
-            if !end.contains("Retry the") || retries == 5 { break }
-            retries += 1
-            try session.tmux.send("r")
-            try await session.tmux.waitForScreen("the retry to start") { !$0.contains("Retry the") }
-        }
+        _ = try await session.finishTheRunRetryingFailures()
         for user in before {
             #expect(try await server.repository.user(id: user.id).status == .suspended, "\(user.name) is suspended")
             let history = try await server.repository.history(ofUser: user.id)

@@ -65,4 +65,19 @@ extension RosterSession {
             return (Int(screen[range].split(separator: " ").first ?? "") ?? 0) >= 10
         }
     }
+
+    /// Waits for the run to end (the failures' summary, or the marks and the progress line
+    /// gone) and retries its failures with `r`, at most five times. Returns how many retries.
+    func finishTheRunRetryingFailures() async throws -> Int {
+        var retries = 0
+        while true {
+            let end = try await tmux.waitForScreen("the run's end", timeout: .seconds(60)) {
+                $0.contains("Retry the") || !$0.contains("marked") && !$0.contains("Esc stop") && !$0.contains("Suspend 50")
+            }
+            if !end.contains("Retry the") || retries == 5 { return retries }
+            retries += 1
+            try tmux.send("r")
+            try await tmux.waitForScreen("the retry to start") { !$0.contains("Retry the") }
+        }
+    }
 }
