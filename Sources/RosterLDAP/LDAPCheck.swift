@@ -53,6 +53,8 @@ public enum LDAPCheck {
             do {
                 try connection.startTLS()
                 steps.append(Step(name: "TLS", text: "StartTLS; certificate trusted\(configuration.caFile.map { " (caFile \($0))" } ?? "")", passed: true))
+            } catch where error.code == LDAPResultError.timeout {
+                return failed("TLS", error, fix: "The server accepted StartTLS but did not finish the handshake: check that it is not overloaded, or try ldaps://.")
             } catch {
                 return failed("TLS", LDAPConnectError.tlsFailed(error))
             }

@@ -8,7 +8,10 @@ import Foundation
 /// (`ldap_abandon_ext`) instead of waiting for the server.
 final class LDAPConnection {
     private var handle: OpaquePointer?
+    /// Watches this handle's TLS handshake (CLDAP's shim.h says why libldap needs it).
+    private var handshake: HandshakeWatch?
     let url: String
+    let connectTimeout: Duration
     /// How long one operation may take before it is abandoned.
     var operationTimeout: Duration = .seconds(30)
 
@@ -30,6 +33,7 @@ final class LDAPConnection {
     /// Opens the connection (no network yet: libldap connects on the first operation).
     init(url: String, caFile: String?, connectTimeout: Duration) throws(LDAPResultError) {
         self.url = url
+        self.connectTimeout = connectTimeout
         var ld: OpaquePointer?
         let code = ldap_initialize(&ld, url)
         guard code == LDAP_SUCCESS, let ld else { throw LDAPResultError(code: code, diagnostic: "", operation: "initialize") }
@@ -47,6 +51,7 @@ final class LDAPConnection {
         // A new TLS context, so the options above apply to this connection only.
         var isServer: Int32 = 0
         ldap_set_option(ld, LDAP_OPT_X_TLS_NEWCTX, &isServer)
+        handshake = roster_tls_handshake_watch(ld).map(HandshakeWatch.init)
     }
 
     deinit { close() }
@@ -54,6 +59,7 @@ final class LDAPConnection {
     func close() {
         if let handle { ldap_unbind_ext(handle, nil, nil) }
         handle = nil
+        handshake = nil
         pagedCursor = nil
     }
 
@@ -64,18 +70,48 @@ final class LDAPConnection {
 
     // MARK: Connecting
 
+    /// The shim's handshake state, shared with the deadline's thread (its fields are atomics) and
+    /// freed when neither the connection nor a pending deadline holds it.
+    private final class HandshakeWatch: @unchecked Sendable {
+        let state: UnsafeMutablePointer<roster_tls_handshake>
+        init(_ state: UnsafeMutablePointer<roster_tls_handshake>) { self.state = state }
+        deinit { free(state) }
+    }
+
     /// Opens the TCP connection (and, for ldaps, TLS) now, so a failure here is told apart
     /// from one of StartTLS.
     func open() throws(LDAPResultError) {
         let ld = try ld("connect")
-        let code = ldap_connect(ld)
+        // For ldaps the handshake is part of the connect; libldap bounds the TCP part itself.
+        let code = try shakingHands(ld, within: connectTimeout * 2, "connect") { ldap_connect(ld) }
         guard code == LDAP_SUCCESS else { throw error(code, "connect") }
     }
 
     func startTLS() throws(LDAPResultError) {
         let ld = try ld("StartTLS")
-        let code = ldap_start_tls_s(ld, nil, nil)
+        let code = try shakingHands(ld, within: connectTimeout, "StartTLS") { ldap_start_tls_s(ld, nil, nil) }
         guard code == LDAP_SUCCESS else { throw error(code, "StartTLS") }
+    }
+
+    /// Runs a call that may shake hands for TLS, cut when it takes longer than `limit`: a server
+    /// that stops answering mid-handshake is a timeout, not a thread waiting forever.
+    private func shakingHands(
+        _ ld: OpaquePointer, within limit: Duration, _ operation: String, _ call: () -> Int32
+    ) throws(LDAPResultError) -> Int32 {
+        guard let handshake else { return call() }
+        roster_tls_handshake_arm(handshake.state)
+        let deadline = DispatchWorkItem { roster_tls_handshake_expire(handshake.state) }
+        let (seconds, attoseconds) = limit.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: deadline)
+        let code = call()
+        deadline.cancel()
+        if roster_tls_handshake_finish(handshake.state) != 0 {
+            throw LDAPResultError(code: LDAPResultError.timeout, diagnostic: "the server did not finish the handshake within \(limit)",
+                                  operation: operation)
+        }
+        if ldap_tls_inplace(ld) != 0 { roster_ldap_socket_nonblocking(ld) }
+        return code
     }
 
     /// A simple bind (RFC 4513 section 5.1.3); an empty DN and password bind anonymously.

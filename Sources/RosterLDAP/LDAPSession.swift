@@ -116,6 +116,8 @@ final class LDAPSession: Sendable {
         if !configuration.isLDAPS, configuration.startTLS {
             do {
                 try connection.startTLS()
+            } catch where error.code == LDAPResultError.timeout {
+                throw error // a server that stopped answering, not a certificate to trust
             } catch {
                 throw LDAPConnectError.tlsFailed(error)
             }
@@ -140,6 +142,7 @@ enum LDAPConnectError: Error {
 
 extension LDAPResultError {
     var mentionsTLS: Bool {
+        guard code != LDAPResultError.timeout else { return false }
         let text = diagnostic.lowercased()
         return text.contains("tls") || text.contains("certificate") || text.contains("ssl")
     }
