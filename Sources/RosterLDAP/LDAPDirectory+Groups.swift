@@ -36,7 +36,7 @@ extension LDAPDirectory {
     }
 
     public func createGroup(_ draft: GroupDraft, idempotencyKey: String) async throws -> Group {
-        let schema = try await schema()
+        let schema = try await schemaForNewEntries()
         let name = draft.normalized.name
         let dn = LDAPDN.child("cn", name, of: schema.newGroupsParent)
         var values = [LDAPModification(.add, "objectClass", [schema.groupClass]), LDAPModification(.add, "cn", [name])]

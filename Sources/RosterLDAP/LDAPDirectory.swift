@@ -8,6 +8,8 @@ public actor LDAPDirectory: Directory {
     let session: LDAPSession
     public nonisolated let configuration: LDAPConfiguration
     private var knownSchema: LDAPSchema?
+    /// Whether `knownSchema` holds the folders for new entries (`schemaForNewEntries`).
+    private var newEntryParentsAreKnown = false
     /// Whether people carry `memberOf` (AD always; OpenLDAP with the memberof overlay): asked once.
     var memberOfIsKept: Bool?
 
@@ -29,15 +31,25 @@ public actor LDAPDirectory: Directory {
         guard let base = configuration.schema.peopleBase ?? root.defaultBase else {
             throw APIError.badRequest(ErrorBody(code: "no_base", message: "The server names no naming context: set ldap.peopleBase in the settings."))
         }
-        var schema = LDAPSchema(vendor: root.vendor, base: base, settings: configuration.schema)
-        // New entries go to the usual folder where the tree has one and the settings name no base.
+        let schema = LDAPSchema(vendor: root.vendor, base: base, settings: configuration.schema)
+        if let knownSchema { return knownSchema } // another call resolved it meanwhile
+        knownSchema = schema
+        return schema
+    }
+
+    /// The schema with the folders new entries go to: the usual folder where the tree has one and
+    /// the settings name no base. Looked up at the first create, not before the first list.
+    func schemaForNewEntries() async throws -> LDAPSchema {
+        var schema = try await schema()
+        if newEntryParentsAreKnown { return schema }
         if configuration.schema.peopleBase == nil, let found = await firstExisting(schema.usualPeopleParents) {
             schema.newPeopleParent = found
         }
         if configuration.schema.groupsBase == nil, let found = await firstExisting(schema.usualGroupsParents) {
             schema.newGroupsParent = found
         }
-        if let knownSchema { return knownSchema } // another call resolved it meanwhile
+        if newEntryParentsAreKnown, let knownSchema { return knownSchema } // another call resolved them meanwhile
+        newEntryParentsAreKnown = true
         knownSchema = schema
         return schema
     }
@@ -118,7 +130,7 @@ public actor LDAPDirectory: Directory {
     // MARK: Writing
 
     public func createUser(_ draft: UserDraft, idempotencyKey: String) async throws -> User {
-        let schema = try await schema()
+        let schema = try await schemaForNewEntries()
         let (dn, attributes) = LDAPUserMapping.newEntry(from: draft, schema: schema)
         do {
             try await session.run("add", mayRepeat: false) { connection, cancel in try connection.add(dn: dn, attributes, cancel: cancel) }
