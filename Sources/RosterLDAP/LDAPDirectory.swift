@@ -10,6 +10,7 @@ public actor LDAPDirectory: Directory {
     private var knownSchema: LDAPSchema?
     /// Whether `knownSchema` holds the folders for new entries (`schemaForNewEntries`).
     private var newEntryParentsAreKnown = false
+    private var prefetch = FirstPagePrefetch()
     /// Whether people carry `memberOf` (AD always; OpenLDAP with the memberof overlay): asked once.
     var memberOfIsKept: Bool?
 
@@ -74,7 +75,19 @@ public actor LDAPDirectory: Directory {
 
     // MARK: Reading
 
+    /// Connect, StartTLS, bind, the root DSE and the first page, while the app sets up its
+    /// journal and terminal. The password is known by now: a prompt is answered before the
+    /// launcher gets here.
+    public func prefetchUsers(_ query: UserQuery) {
+        prefetch.start(query) { try await self.fetchUsers(query) }
+    }
+
     public func listUsers(_ query: UserQuery) async throws -> Page<User> {
+        if let page = prefetch.take(for: query) { return try await page.value }
+        return try await fetchUsers(query)
+    }
+
+    private func fetchUsers(_ query: UserQuery) async throws -> Page<User> {
         let schema = try await schema()
         let root = try await rootDSE()
         let filter = userFilter(query, schema: schema)

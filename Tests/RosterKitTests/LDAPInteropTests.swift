@@ -295,6 +295,27 @@ struct LDAPInteropTests {
         #expect(server.canBind(id, password: "Fresh-Password-1"))
     }
 
+    @Test("the first page asked at launch is the first list's; a refused bind at launch is not tried again by it")
+    func firstPagePrefetch() async throws {
+        let server = try SlapdServer()
+        let directory = LDAPDirectory(configuration: server.configuration())
+        let first = UserQuery(perPage: 50, sort: .directory)
+        await directory.prefetchUsers(first)
+        let page = try await directory.listUsers(first)
+        #expect(page.items.count == 50 && page.items.first?.id == "uid=user000001,\(Self.people)")
+
+        // Bound as a person with a wrong password: ppolicy notes each failed bind on the entry.
+        let id = "uid=user000008,\(Self.people)"
+        var configuration = server.configuration()
+        configuration.bindDN = id
+        configuration.password = TokenProvider(.literal("wrong", origin: "test"))
+        let refused = LDAPDirectory(configuration: configuration)
+        await refused.prefetchUsers(first)
+        await #expect(throws: APIError.self) { _ = try await refused.listUsers(first) }
+        let failures = try server.ldapsearch(base: id, attributes: ["pwdFailureTime"])["pwdfailuretime"] ?? []
+        #expect(failures.count == 1, "binds refused: \(failures)")
+    }
+
     @Test("the server stopped: a sentence; started again: the same call works")
     func serverStoppedAndStarted() async throws {
         let server = try SlapdServer()

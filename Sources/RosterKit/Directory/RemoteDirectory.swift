@@ -11,11 +11,7 @@ public actor RemoteDirectory: Directory {
     private var probing: Task<Dialect, any Error>?
     /// The directory of each dialect, made once: the one the probe finds is kept, with what the
     /// first list asked of it beside the probe (a SCIM service's capabilities).
-    /// The first page, asked for at launch (`prefetchUsers`) and handed to the first
-    /// `listUsers` of the same query; dropped (and cancelled) by a list of anything else than
-    /// that screen's pages, so a later reload never gets this old answer.
-    private var prefetched: (query: UserQuery, page: Task<Page<User>, any Error>)?
-    private var listed = false
+    private var prefetch = FirstPagePrefetch()
     private lazy var candidates = (roster: RosterAPIDirectory(client: client), scim: SCIMDirectory(client: client))
 
     public init(client: APIClient, choice: DialectChoice) {
@@ -68,24 +64,11 @@ public actor RemoteDirectory: Directory {
     /// Over a link of 100 ms, the first page's round trips then overlap the app's own start
     /// (settings, journal, terminal): `make bench`'s startup figures.
     public func prefetchUsers(_ query: UserQuery) {
-        guard !listed, prefetched == nil else { return }
-        prefetched = (query, Task { try await self.fetchUsers(query) })
+        prefetch.start(query) { try await self.fetchUsers(query) }
     }
 
     public func listUsers(_ query: UserQuery) async throws -> Page<User> {
-        listed = true
-        if let prefetched {
-            if prefetched.query == query {
-                self.prefetched = nil
-                return try await prefetched.page.value
-            }
-            var samePages = query
-            samePages.page = prefetched.query.page
-            if samePages != prefetched.query {
-                self.prefetched = nil
-                prefetched.page.cancel()
-            }
-        }
+        if let page = prefetch.take(for: query) { return try await page.value }
         return try await fetchUsers(query)
     }
 
