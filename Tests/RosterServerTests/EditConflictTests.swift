@@ -57,6 +57,9 @@ struct EditConflictTests {
                 Issue.record("the second save must be refused")
             } catch let error as APIError {
                 #expect(error.status == 412)
+                // Said for a delete as for an edit: nothing about "your edits".
+                #expect(error.errorDescription == "Someone changed this user on the server since you opened it.")
+                #expect(error.recoverySuggestion == "Refresh to see the server's version, then make your change again.")
             }
             #expect(try await theirs.user(id: created.id).name == "Alan M. Turing")
             // Read again, the same change goes through.
@@ -116,6 +119,9 @@ struct EditConflictTests {
                 Issue.record("the delete must be refused")
             } catch let error as APIError {
                 #expect(error.status == 412)
+                // Said for a delete as for an edit: nothing about "your edits".
+                #expect(error.errorDescription == "Someone changed this user on the server since you opened it.")
+                #expect(error.recoverySuggestion == "Refresh to see the server's version, then make your change again.")
             }
             #expect(try await theirs.user(id: created.id).name == "Alan M. Turing")
             // The refusal read the user again: deleting once more removes the version now seen.

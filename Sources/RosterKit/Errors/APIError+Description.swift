@@ -97,7 +97,7 @@ extension APIError: LocalizedError {
         case .notFound:
             return "Refresh the list to see the current users."
         case .preconditionFailed:
-            return "Look at the server's version, then apply your edits to it."
+            return "Refresh to see the server's version, then make your change again."
         case .notImplemented:
             return nil
         case .responseTooLarge, .decodingFailed, .unsuccessfulResponse, .missingData, .unexpectedStatus:
