@@ -147,7 +147,7 @@ test-tsan: deps scim-peer postgres-deps ldap-deps
 	@# Reports go to files (log_path), the roster-server processes the tests start included.
 	rm -rf .build/tsan/reports && mkdir -p .build/tsan/reports
 	SWIFT_BACKTRACE=enable=no ROSTER_TEST_TIME_SCALE=$(TSAN_TIME_SCALE) SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TSAN_WIDTH) \
-	  TSAN_OPTIONS="second_deadlock_stack=1 log_path=$(CURDIR)/.build/tsan/reports/tsan" scripts/swift-test-once-more-on-upstream-crash.sh \
+	  TSAN_OPTIONS="second_deadlock_stack=1 suppressions=$(CURDIR)/scripts/tsan/suppressions.txt log_path=$(CURDIR)/.build/tsan/reports/tsan" scripts/swift-test-once-more-on-upstream-crash.sh \
 	  $(SWIFT) test --skip-build --scratch-path .build/tsan --sanitize=thread $(if $(TSAN_FILTER),--filter '$(TSAN_FILTER)') $(if $(TSAN_SKIP),--skip '$(TSAN_SKIP)'); \
 	  status=$$?; scripts/sanitizer-reports.sh .build/tsan/reports && exit $$status
 
