@@ -82,12 +82,10 @@ let package = Package(
             name: "CNCursesW",
             providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]
         ),
-        // OpenLDAP's libldap (Debian's libldap-dev, installed by `make deps`): the LDAP directory's
-        // protocol, never a BER codec of our own.
-        .systemLibrary(
-            name: "CLDAP",
-            providers: [.apt(["libldap-dev"]), .brew(["openldap"])]
-        ),
+        // OpenLDAP's libldap (its headers from Debian's libldap-dev, installed by `make deps`): the
+        // LDAP directory's protocol, never a BER codec of our own. Loaded at the first LDAP
+        // connection, not linked (Sources/CLDAP/libldap.c says why).
+        .target(name: "CLDAP"),
         // Signal and crash handling that must be C (async-signal-safe): forwards signals to
         // the app through a pipe and restores the terminal on a crash.
         .target(name: "CTerminalGuard"),

@@ -8,7 +8,7 @@ import Foundation
 /// (`ldap_abandon_ext`) instead of waiting for the server.
 final class LDAPConnection {
     private var handle: OpaquePointer?
-    /// Watches this handle's TLS handshake (CLDAP's shim.h says why libldap needs it).
+    /// Watches this handle's TLS handshake (Sources/CLDAP/include/CLDAP.h says why libldap needs it).
     private var handshake: HandshakeWatch?
     let url: String
     let connectTimeout: Duration
@@ -36,6 +36,10 @@ final class LDAPConnection {
         self.connectTimeout = connectTimeout
         var ld: OpaquePointer?
         let code = ldap_initialize(&ld, url)
+        if let reason = roster_ldap_load_error() {
+            throw LDAPResultError(code: code, diagnostic: "\(String(cString: reason)): install Debian's libldap-2.5-0 (or your system's OpenLDAP client library)",
+                                  operation: "initialize")
+        }
         guard code == LDAP_SUCCESS, let ld else { throw LDAPResultError(code: code, diagnostic: "", operation: "initialize") }
         handle = ld
         var version = LDAP_VERSION3

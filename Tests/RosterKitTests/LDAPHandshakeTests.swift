@@ -26,15 +26,24 @@ struct LDAPHandshakeTests {
         try LoopbackListener { client in client.waitForClose() }
     }
 
-    /// Runs `call` on a thread of its own (as LDAPSession does) and measures that thread's CPU.
-    static func timed(_ call: @escaping @Sendable () throws -> Void) async -> (error: (any Error)?, wall: Duration, cpu: Duration) {
-        await withCheckedContinuation { continuation in
+    /// Connects to `url` with a connect timeout of 1 s on a thread of its own (as LDAPSession
+    /// does; `startTLS` after the connect when asked), and checks the call ended in a timeout of
+    /// `operation` after about `limit`, that thread using little CPU meanwhile.
+    static func expectTimeout(_ url: String, startTLS: Bool, operation: String, within limit: Duration) async throws {
+        let (failure, wall, cpu) = await withCheckedContinuation { continuation in
             let thread = Thread {
                 var start = timespec(), end = timespec()
                 clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start)
                 let began = ContinuousClock.now
                 var failure: (any Error)?
-                do { try call() } catch { failure = error }
+                do {
+                    let connection = try LDAPConnection(url: url, caFile: nil, connectTimeout: .seconds(1))
+                    defer { connection.close() }
+                    try connection.open()
+                    if startTLS { try connection.startTLS() }
+                } catch {
+                    failure = error
+                }
                 let wall = ContinuousClock.now - began
                 clock_gettime(CLOCK_THREAD_CPUTIME_ID, &end)
                 let cpu = Duration.seconds(end.tv_sec - start.tv_sec) + .nanoseconds(end.tv_nsec - start.tv_nsec)
@@ -42,37 +51,24 @@ struct LDAPHandshakeTests {
             }
             thread.start()
         }
+        let error = try #require(failure as? LDAPResultError)
+        #expect(error.code == LDAPResultError.timeout && error.operation == operation, "\(error)")
+        #expect(wall >= .milliseconds(900) && wall < limit.scaledForTests, "\(wall)")
+        #expect(cpu < Duration.milliseconds(300).scaledForTests, "the wait used \(cpu) of CPU in \(wall)")
     }
 
     @Test("StartTLS answered, then a handshake that never ends: a timeout after the connect timeout, without spinning")
     func startTLSStalls() async throws {
         let server = try Self.stallingAfterStartTLS()
         defer { server.close() }
-        let result = await Self.timed {
-            let connection = try LDAPConnection(url: "ldap://127.0.0.1:\(server.port)", caFile: nil, connectTimeout: .seconds(1))
-            defer { connection.close() }
-            try connection.open()
-            try connection.startTLS()
-        }
-        let error = try #require(result.error as? LDAPResultError)
-        #expect(error.code == LDAPResultError.timeout && error.operation == "StartTLS", "\(error)")
-        #expect(result.wall >= .milliseconds(900) && result.wall < Duration.seconds(4).scaledForTests, "\(result.wall)")
-        #expect(result.cpu < Duration.milliseconds(300).scaledForTests, "the wait used \(result.cpu) of CPU in \(result.wall)")
+        try await Self.expectTimeout("ldap://127.0.0.1:\(server.port)", startTLS: true, operation: "StartTLS", within: .seconds(4))
     }
 
     @Test("ldaps to a port that never answers the hello: a timeout, without spinning")
     func ldapsStalls() async throws {
         let server = try Self.silent()
         defer { server.close() }
-        let result = await Self.timed {
-            let connection = try LDAPConnection(url: "ldaps://127.0.0.1:\(server.port)", caFile: nil, connectTimeout: .seconds(1))
-            defer { connection.close() }
-            try connection.open()
-        }
-        let error = try #require(result.error as? LDAPResultError)
-        #expect(error.code == LDAPResultError.timeout, "\(error)")
-        #expect(result.wall >= .milliseconds(900) && result.wall < Duration.seconds(5).scaledForTests, "\(result.wall)")
-        #expect(result.cpu < Duration.milliseconds(300).scaledForTests, "the wait used \(result.cpu) of CPU in \(result.wall)")
+        try await Self.expectTimeout("ldaps://127.0.0.1:\(server.port)", startTLS: false, operation: "connect", within: .seconds(5))
     }
 
     @Test("the directory says the server timed out, not that its certificate needs trusting")

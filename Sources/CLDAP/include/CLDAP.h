@@ -1,7 +1,9 @@
 /*
- * The bridge to OpenLDAP's libldap (Debian's libldap-dev). Everything Swift cannot import
- * (macros that are pointers or casts) is wrapped in a static inline function of the same
- * meaning.
+ * The bridge to OpenLDAP's libldap (Debian's libldap-dev for the headers). The library itself
+ * is not linked: libldap.c loads it at the first ldap_initialize, so a Roster that never opens
+ * an LDAP directory never maps libldap, GnuTLS and their libraries (2.6 MB of a remote
+ * session's memory; docs/ldap.md). Everything Swift cannot import (macros that are pointers or
+ * casts) is wrapped in a static inline function of the same meaning.
  */
 #ifndef ROSTER_CLDAP_SHIM_H
 #define ROSTER_CLDAP_SHIM_H
@@ -17,26 +19,19 @@
 /* LDAP_SASL_SIMPLE is ((char *)0): a simple bind. */
 static inline const char *roster_ldap_sasl_simple(void) { return LDAP_SASL_SIMPLE; }
 
-/* LDAP_OPT_ON / LDAP_OPT_OFF are pointer casts. */
-static inline void *roster_ldap_opt_on(void) { return LDAP_OPT_ON; }
+/* LDAP_OPT_OFF is a null pointer; LDAP_OPT_ON is the address of liblber's ber_pvt_opt_on, a
+ * data symbol that would link liblber at start. libldap takes any other pointer for "on". */
+static char roster_ldap_opt_on_value;
+static inline void *roster_ldap_opt_on(void) { return &roster_ldap_opt_on_value; }
 static inline void *roster_ldap_opt_off(void) { return LDAP_OPT_OFF; }
+
+/* Why libldap could not be loaded (ldap_initialize then returns LDAP_NOT_SUPPORTED), or NULL. */
+const char *roster_ldap_load_error(void);
 
 /* A paged results control of page size 0 with the server's cookie: RFC 2696's way to release an
  * unfinished paged search. ldap_create_page_control refuses a size under 1, so the value is
- * encoded here with liblber, as ldap_create_page_control encodes it. */
-static inline int roster_ldap_page_release_control(LDAP *ld, struct berval *cookie, LDAPControl **control) {
-    BerElement *ber = ber_alloc_t(LBER_USE_DER);
-    if (ber == NULL) return LDAP_NO_MEMORY;
-    struct berval value = {0, NULL};
-    int code = LDAP_ENCODING_ERROR;
-    if (ber_printf(ber, "{iO}", (ber_int_t)0, cookie) != -1 && ber_flatten2(ber, &value, 1) != -1) {
-        code = ldap_control_create(LDAP_CONTROL_PAGEDRESULTS, 0, &value, 1, control);
-        ber_memfree(value.bv_val);
-    }
-    ber_free(ber, 1);
-    (void)ld;
-    return code;
-}
+ * encoded in libldap.c with liblber, as ldap_create_page_control encodes it. */
+int roster_ldap_page_release_control(LDAP *ld, struct berval *cookie, LDAPControl **control);
 
 /* A TLS handshake with a deadline. libldap 2.5's synchronous handshake (StartTLS, ldaps) with a
  * network timeout set makes the socket non-blocking and, on every EAGAIN, calls the handshake again
