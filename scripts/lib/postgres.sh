@@ -43,14 +43,17 @@ start() {
         # fsync off: a test cluster's data does not need to survive a crash of the machine.
         # synchronous_commit off (unless durable) loses the last commits when the database
         # itself crashes: faster, and only the tests that restart it need them kept.
+        # pg_ctl's complaint about a port taken meanwhile goes to a log, not to our output: the
+        # tests read the whole output (stdout and stderr) as the URL, and a line of it before
+        # the URL sent every test of the process to the default socket.
         if as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
             -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=$synchronous_commit -c full_page_writes=off -c max_connections=400" \
-            start >/dev/null; then
+            start >/dev/null 2>>"$dir/pg_ctl.log"; then
             echo "postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable"
             return 0
         fi
     done
-    cat "$dir/server.log" >&2
+    cat "$dir/pg_ctl.log" "$dir/server.log" >&2
     exit 1
 }
 
