@@ -18,7 +18,12 @@ final class PostgresCluster {
         _ = try Self.script(["watch", String(getpid()), folder], prefix: ["setsid", "-f"])
         // Durable: a commit it acknowledged survives `restart()` (the suites' clusters lose the
         // last ones, synchronous_commit off, which a test of a crash would take for a lost write).
-        url = try Self.script(["start", folder, "durable"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let output = try Self.script(["start", folder, "durable"])
+        // The URL's line; anything else the script printed is not part of it.
+        guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix("postgres://") }) else {
+            throw EndToEndError("scripts/lib/postgres.sh start printed no cluster URL: \(output)")
+        }
+        url = String(line)
     }
 
     /// `pg_ctl restart -m immediate`, as after a crash of the database: every connection is cut

@@ -76,7 +76,12 @@ actor TestPostgres {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("roster-pg-\(UUID().uuidString)").path
             // Watched before it starts: a process that dies while the cluster starts leaves nothing either.
             try Self.watch(folder: folder)
-            return try await Self.run(["start", folder]).trimmingCharacters(in: .whitespacesAndNewlines)
+            let output = try await Self.run(["start", folder])
+            // The URL's line; anything else the script printed is not part of it.
+            guard let url = output.split(separator: "\n").last(where: { $0.hasPrefix("postgres://") }) else {
+                throw ScriptFailed(output: "no cluster URL in: \(output)")
+            }
+            return String(url)
         }
         started = task
         return try await task.value
