@@ -13,7 +13,7 @@ enum TimestampBench {
     static func run(_ arguments: [String]) {
         let rounds = arguments.first.flatMap(Int.init) ?? 9
         // Dates to the millisecond over 2001–2033, as a page of users carries them.
-        var generator = SplitMix(seed: 27)
+        var generator = SeededGenerator(seed: 27)
         let dates = (0..<count).map { _ in
             Date(timeIntervalSince1970: Double(978_307_200_000 + Int64(generator.next() % 1_000_000_000_000)) / 1000)
         }
@@ -110,18 +110,5 @@ enum TimestampBench {
         if sum.isNaN { print("unreachable") }
         let (seconds, attoseconds) = elapsed.components
         return (Double(seconds) * 1e9 + Double(attoseconds) / 1e9) / Double(count)
-    }
-
-    /// A small seeded generator: the same dates every run.
-    private struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }

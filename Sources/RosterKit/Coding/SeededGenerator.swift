@@ -1,13 +1,13 @@
 /// SplitMix64: a small, fast generator whose sequence depends only on its seed, so the same
-/// `--seed N` makes the same directory on every machine.
-struct SeededGenerator: RandomNumberGenerator {
+/// `--seed N` makes the same directory on every machine (and a benchmark the same inputs).
+public struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var value = state
         value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
