@@ -73,7 +73,7 @@ actor ConnectionOpener {
             baseURL: baseURL, tokens: tokens, transport: transport,
             deadline: settings.requestTimeout, logger: makeLogger("roster.client"))
         let isEmbedded = settings.server == nil
-        let directory = RemoteDirectory(client: client, choice: isEmbedded ? .roster : settings.api)
+        let directory = isEmbedded ? RemoteDirectory(client: client, choice: .roster) : remoteDirectory(client, at: baseURL, settings: settings)
         // The header names the connection: its profile first, as admins tell them apart by name.
         let result = Opened(directory: directory, label: settings.profile.map { "\($0) · \(label)" } ?? label, isEmbedded: isEmbedded)
         if let profile = settings.profile { opened[profile] = result }
@@ -90,6 +90,19 @@ actor ConnectionOpener {
             prompt: prompt))
         let label = Redaction.url(server)
         return Opened(directory: directory, label: settings.profile.map { "\($0) · \(label)" } ?? label, isEmbedded: false)
+    }
+
+    /// With `--api auto`, the dialect this server spoke last time is asked first, and what the
+    /// probe finds is kept for next time (`KnownDialects`).
+    private func remoteDirectory(_ client: APIClient, at server: URL, settings: Settings) -> RemoteDirectory {
+        guard settings.api == .auto, !settings.dialectsFile.isEmpty else { return RemoteDirectory(client: client, choice: settings.api) }
+        let known = KnownDialects(path: settings.dialectsFile)
+        let logger = makeLogger("roster")
+        return RemoteDirectory(client: client, choice: .auto, lastFound: known.dialect(for: server)) { found in
+            do { try known.remember(found, for: server) } catch {
+                logger.notice("could not keep the dialect found in \(known.path): \(error.localizedDescription)")
+            }
+        }
     }
 
     /// A few words on a profile's state: through its open directory when it has one, else

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import RosterKit
 import RosterKitTestSupport
 import Testing
@@ -166,5 +167,17 @@ struct SCIMInteropTests {
         let repository = RemoteDirectory(client: peer.client(), choice: .auto)
         _ = try await repository.listUsers(UserQuery())
         #expect(await repository.dialect == .scim)
+        // Kept as the Roster API last time (KnownDialects): the probe corrects it, and SCIM is kept.
+        let found = NIOLockedValueBox<[Dialect]>([])
+        let corrected = RemoteDirectory(client: peer.client(), choice: .auto, lastFound: .roster) { dialect in
+            found.withLockedValue { $0.append(dialect) }
+        }
+        _ = try await corrected.listUsers(UserQuery())
+        #expect(await corrected.dialect == .scim)
+        #expect(found.withLockedValue { $0 } == [.scim])
+        // Kept as SCIM: found again without a probe.
+        let asLastTime = RemoteDirectory(client: peer.client(), choice: .auto, lastFound: .scim)
+        _ = try await asLastTime.listUsers(UserQuery())
+        #expect(await asLastTime.dialect == .scim)
     }
 }

@@ -33,16 +33,9 @@ public struct ImportMappingStore: Sendable {
             entries[oldest.key] = nil
         }
         do {
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            let data = try encoder.encode(entries)
-            let partial = path + ".part"
-            guard FileManager.default.createFile(atPath: partial, contents: data, attributes: [.posixPermissions: 0o600]) else {
-                throw CocoaError(.fileWriteUnknown)
-            }
-            guard rename(partial, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+            try PrivateFileMode.replace(path, with: try encoder.encode(entries))
         } catch {
             throw CSVFileError("Cannot keep the import mapping in \(path): \(error.localizedDescription)")
         }

@@ -13,8 +13,15 @@ public actor RemoteDirectory: Directory {
     /// first list asked of it beside the probe (a SCIM service's capabilities).
     private var prefetch = FirstPagePrefetch()
     private lazy var candidates = (roster: RosterAPIDirectory(client: client), scim: SCIMDirectory(client: client))
+    /// With `auto`: what this server spoke when last found out (`KnownDialects`). The first
+    /// list goes out in it alone; an answer that is not that dialect's list clears it, and the
+    /// probe decides.
+    private var lastFound: Dialect?
+    private let foundAtStart: Dialect?
+    /// Told the dialect the probe found, when it is not `lastFound`: to keep it for next time.
+    private let onFound: (@Sendable (Dialect) -> Void)?
 
-    public init(client: APIClient, choice: DialectChoice) {
+    public init(client: APIClient, choice: DialectChoice, lastFound: Dialect? = nil, onFound: (@Sendable (Dialect) -> Void)? = nil) {
         self.client = client
         self.choice = choice
         switch choice {
@@ -22,6 +29,11 @@ public actor RemoteDirectory: Directory {
         case .scim: dialect = .scim
         case .auto: dialect = nil
         }
+        // LDAP is never found at an HTTP URL; a file that says so is not believed.
+        let usable = choice == .auto && lastFound != .ldap ? lastFound : nil
+        self.lastFound = usable
+        self.foundAtStart = usable
+        self.onFound = onFound
     }
 
     /// The directory for the server's dialect, probing first when it is not known yet.
@@ -41,18 +53,26 @@ public actor RemoteDirectory: Directory {
             }
         }
         if let resolved { return resolved } // another call finished the probe meanwhile
-        dialect = found
-        let directory: any Directory
-        switch found {
-        case .roster: directory = candidates.roster
-        case .scim: directory = candidates.scim
+        let directory = try candidate(found)
+        settle(on: found, directory)
+        if choice == .auto, found != foundAtStart { onFound?(found) }
+        return directory
+    }
+
+    private func candidate(_ dialect: Dialect) throws -> any Directory {
+        switch dialect {
+        case .roster: candidates.roster
+        case .scim: candidates.scim
         case .ldap:
             // The probe speaks HTTP and never finds LDAP: an LDAP server is an ldap:// URL (LDAPDirectory).
             throw APIError.invalidRequest("An LDAP directory is reached by an ldap:// or ldaps:// URL.")
         }
+    }
+
+    private func settle(on found: Dialect, _ directory: any Directory, note: String = "") {
+        dialect = found
         resolved = directory
-        client.configuration.logger.info("speaking \(found.label)")
-        return directory
+        client.configuration.logger.info("speaking \(found.label)\(note)")
     }
 
     /// The traits of the dialect found; the Roster API's until the probe has answered.
@@ -74,6 +94,7 @@ public actor RemoteDirectory: Directory {
 
     private func fetchUsers(_ query: UserQuery) async throws -> Page<User> {
         guard resolved == nil, dialect == nil else { return try await resolve().listUsers(query) }
+        if let guess = lastFound, let page = try await firstList(query, in: guess) { return page }
         // The first list with the dialect unknown: asked in both dialects beside the probe (all
         // reads), and the answer of the dialect found is kept. Over a slow link the first
         // screen then waits for one round trip, not the probe's and then the list's.
@@ -86,6 +107,26 @@ public actor RemoteDirectory: Directory {
         case .scim?: return try await scimPage.get()
         default: return try await directory.listUsers(query)
         }
+    }
+
+    /// The first list in the dialect this server spoke last time, alone: its answer settles the
+    /// dialect. Nil when the answer was not that dialect's list (a 404, a body of another
+    /// shape): the guess is dropped and the probe decides. A failure that says nothing of the
+    /// dialect (the server down, the token refused) is thrown, and the retry guesses again.
+    private func firstList(_ query: UserQuery, in guess: Dialect) async throws -> Page<User>? {
+        let directory = try candidate(guess)
+        let page: Page<User>
+        do {
+            page = try await directory.listUsers(query)
+        } catch let error as APIError where !error.saysNothingOfTheDialect {
+            lastFound = nil
+            client.configuration.logger.info("not \(guess.label) any more (\(error)): asking which dialect")
+            return nil
+        }
+        lastFound = nil
+        guard resolved == nil else { return dialect == guess ? page : try await resolve().listUsers(query) }
+        settle(on: guess, directory, note: " (as when last found out)")
+        return page
     }
 
     private static func outcome<Value: Sendable>(_ body: () async throws -> Value) async -> Result<Value, any Error> {

@@ -64,6 +64,20 @@ public enum APIError: Error, Sendable, Equatable {
         }
     }
 
+    /// Whether this says nothing of which dialect the server speaks: no answer at all, a token
+    /// refused, a server busy. Any other answer to a list (a 404, a body of another shape) may
+    /// be a server of the other dialect (`RemoteDirectory`'s first list as last time).
+    public var saysNothingOfTheDialect: Bool {
+        switch self {
+        case .offline, .cannotConnect, .timedOut, .connectionLost, .transportFailed, .invalidRequest, .insecureConnection,
+             .proxyFailed, .tokenUnavailable, .unauthorized, .forbidden, .rateLimited, .serviceUnavailable, .createOutcomeUnknown:
+            true
+        case .responseTooLarge, .badRequest, .notFound, .conflict, .preconditionFailed, .payloadTooLarge, .unsupportedMediaType,
+             .validationFailed, .serverError, .notImplemented, .unexpectedStatus, .decodingFailed, .unsuccessfulResponse, .missingData:
+            false
+        }
+    }
+
     /// Whether the same request may succeed if sent again: transport failures, 5xx, 429 and
     /// 503 can; a request the server rejected (4xx) or could not be read will fail the same way,
     /// and so will a list roster-server stopped for running past its budget (it would only

@@ -17,7 +17,7 @@ enum PrivateFiles {
         let database = [settings.database, settings.database + "-wal", settings.database + "-shm"]
         let journal = settings.journalFile.map { [$0, $0 + "-wal", $0 + "-shm"] } ?? []
         return ([paths.dataFolder, paths.stateFolder, paths.configFolder],
-                database + journal + [settings.logFile, settings.draftFile, settings.importMappingsFile, paths.configFile])
+                database + journal + [settings.logFile, settings.draftFile, settings.importMappingsFile, settings.dialectsFile, paths.configFile])
     }
 
     /// Takes group and others' access away from those that have it: folders to 0700, files

@@ -36,6 +36,7 @@ struct Settings: Equatable {
     /// Where a changed form is kept when a signal stops the app (always the state directory).
     var draftFile = ""
     var importMappingsFile = ""
+    var dialectsFile = ""
     /// The change journal; nil when the settings turn it off.
     var journalFile: String?
     /// Kept this many days, and at most `journalEntries` entries (the oldest go first).
@@ -89,6 +90,7 @@ struct Settings: Equatable {
         settings.profile = profile
         settings.draftFile = paths.draftFile
         settings.importMappingsFile = paths.importMappingsFile
+        settings.dialectsFile = paths.dialectsFile
         settings.journalFile = file.journal == false ? nil : paths.journalFile
         if let days = file.journalDays {
             guard days >= 1 else { throw SettingsError("journalDays must be at least 1, not \(days).") }
