@@ -39,10 +39,11 @@ public enum GroupsView {
         let countWidth = 8
         drawPane(pane, replacing: previous, focused: focused, in: rect, on: canvas, titles: { width in
             TextWidth.fit(" Name", toColumns: width - countWidth) + TextWidth.fit("Members", toColumns: countWidth)
-        }) { group, selected, point, width in
+        }) { group, selected, point, width, selectionOnly in
             let count = Format.count(group.memberCount)
             let nameWidth = max(1, width - countWidth - 1)
             canvas.drawPadded(group.name, at: Point(row: point.row, column: point.column + 1), width: nameWidth, style: selected)
+            if selectionOnly { return }
             let countText = String(repeating: " ", count: max(0, countWidth - TextWidth.columns(of: count))) + count
             canvas.drawPadded(countText, at: Point(row: point.row, column: point.column + 1 + nameWidth), width: width - 1 - nameWidth, style: .dim)
         }
@@ -55,38 +56,42 @@ public enum GroupsView {
         drawPane(pane, replacing: previous, focused: focused, in: rect, on: canvas, titles: { width in
             let nameWidth = (width - 1) * 9 / 20
             return TextWidth.fit(" Name", toColumns: nameWidth + 1) + " Email"
-        }) { member, selected, point, width in
+        }) { member, selected, point, width, selectionOnly in
             let nameWidth = (width - 1) * 9 / 20
             canvas.drawPadded(member.name, at: Point(row: point.row, column: point.column + 1), width: nameWidth, style: selected)
+            if selectionOnly { return }
             canvas.drawPadded(" " + member.email, at: Point(row: point.row, column: point.column + 1 + nameWidth),
                               width: max(0, width - 1 - nameWidth), style: .normal)
         }
     }
 
     /// A box with the title and position in its top edge, column titles, the rows (each drawn
-    /// by `row` after the selection marker), or the message centred when there are none.
+    /// by `row` after the selection marker; told when only the cells the selection styles need
+    /// drawing), or the message centred when there are none.
     private static func drawPane<Row>(
         _ pane: GroupsContent.Pane<Row>, replacing previous: GroupsContent.Pane<Row>?, focused: Bool, in rect: Rect, on canvas: any Canvas,
-        titles: (Int) -> String, row: (Row, Style, Point, Int) -> Void
+        titles: (Int) -> String, row: (Row, Style, Point, Int, Bool) -> Void
     ) {
         let position = positionText(pane)
         let positionWidth = TextWidth.columns(of: position)
         let showsPosition = rect.width > positionWidth + TextWidth.columns(of: pane.title) + 8
         let inner = rect.inset(by: 1)
         let rowsArea = Rect(row: inner.row + 1, column: inner.column, width: inner.width, height: inner.height - 1)
-        func drawRow(at offset: Int) {
+        func drawRow(at offset: Int, selectionOnly: Bool = false) {
             guard offset >= 0, offset < pane.rows.count, offset < rowsArea.height else { return }
             let point = Point(row: rowsArea.row + offset, column: rowsArea.column)
             let isSelected = pane.firstIndex + offset == pane.selectedIndex
             let mark: Style = isSelected ? (focused ? .selected : .selectedInactive) : .normal
             canvas.draw(isSelected ? "▌" : " ", at: point, style: mark)
-            row(pane.rows[offset], mark, point, rowsArea.width)
+            row(pane.rows[offset], mark, point, rowsArea.width, selectionOnly)
         }
         if let previous, inner.height >= 2, inner.width >= 6, !pane.rows.isEmpty, previous.selectingOtherRow(of: pane),
            TextWidth.columns(of: positionText(previous)) == positionWidth {
             // Only the selection moved: its old and new rows, and the position over the same cells.
             if showsPosition { canvas.draw(position, at: Point(row: rect.row, column: rect.right - positionWidth - 2), style: .accent) }
-            for index in [previous.selectedIndex, pane.selectedIndex].compactMap({ $0 }) { drawRow(at: index - pane.firstIndex) }
+            for index in [previous.selectedIndex, pane.selectedIndex].compactMap({ $0 }) {
+                drawRow(at: index - pane.firstIndex, selectionOnly: true)
+            }
             return
         }
         // What the box, the titles and the rows (each padded to the pane's width) draw is not
