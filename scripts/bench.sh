@@ -11,7 +11,7 @@
 #   slow:    startup to the first full list through scripts/delay_proxy.py (50 ms each way, a
 #            100 ms round trip), Roster API and SCIM, each with --api named and with auto;
 #   embedded: startup of the default embedded server (its 500 demo users, second start);
-#   bulk:    1,000 users marked and suspended on the embedded server, j pressed meanwhile, then
+#   bulk:    1,000 users marked and suspended on a remote server, j pressed meanwhile, then
 #            (the run waited out) j x300, PgDn x30 and 5 s idle; and the same marks and keys with
 #            no run, as the baseline both are compared with; and the same run of 1,000 with the
 #            change journal on and off, alternating ($JOURNAL_RUNS each), for the journal's cost;
@@ -180,37 +180,54 @@ has bulk || { "$PYTHON" scripts/bench_report.py "${report[@]}"; exit 0; }
 # the pty's line discipline takes Ctrl-Q (XON; ncurses' cbreak leaves IXON on) and roster never
 # sees it. While the run goes its progress line (every 100 ms) ends each wait; once it is over
 # and its message gone (3 s later), each waits the key timeout (500 ms).
-# Then the keys section's j x300 and PgDn x30, and 5 s of idle: the figures after a run. Against roster's embedded server, on a copy of the seeded
-# database made fresh for each run; the app writes the run's figures to its log, which the
-# report reads.
+# Then the keys section's j x300 and PgDn x30, and 5 s of idle: that section's figures after
+# a run, measured as it measures them, against a remote roster-server of $USERS users. Each
+# run has a server of its own on a fresh copy of the seeded database (every run suspends the
+# same 1,000 active users), started before it and stopped after it, outside the measured
+# process. The app writes the run's figures to its log, which the report reads.
 BULK_JS=${BULK_JS:-60}
 BULK_WAIT=${BULK_WAIT:-60}
 kill -TERM "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
 for file in "$workdir"/users.sqlite*; do cp "$file" "$workdir/pristine${file#"$workdir"/users}"; done
 mkdir -p "$workdir/bulk-config/roster" "$workdir/bulk-state"
-cat >"$workdir/bulk-config/roster/roster.json" <<EOF
-{ "embedded": { "database": "$workdir/bulk.sqlite", "seedUsers": 0 } }
-EOF
+# fresh_bulk_database: the seeded database, copied anew to bulk.sqlite.
+fresh_bulk_database() {
+    rm -f "$workdir"/bulk.sqlite*
+    for file in "$workdir"/pristine.sqlite*; do cp "$file" "$workdir/bulk${file#"$workdir"/pristine}"; done
+}
+# bulk_bench NAME KEYS: RUNS tuibench measurements of roster, each against its own fresh
+# server, into NAME.runN.json (the report reads them as one measurement).
+bulk_bench() {
+    local name=$1 keys=$2 run pid url
+    echo "measuring $name ($keys, $RUNS runs)"
+    for run in $(seq "$RUNS"); do
+        fresh_bulk_database
+        "$BIN/roster-server" --port 0 --database "$workdir/bulk.sqlite" --token "$TOKEN" \
+            --log-level warning >"$workdir/bulk-server.out" 2>"$workdir/bulk-server.err" &
+        pid=$!
+        extra_pids+=("$pid")
+        url=$(server_url "$pid" "$workdir/bulk-server.out" "$workdir/bulk-server.err") || exit 1
+        "$PYTHON" "$TUIBENCH" --size 120x40 --runs 1 --quiet-log --marker "1 / $total" --startup-timeout 60 \
+            --env "XDG_STATE_HOME=$workdir/bulk-state" --env "XDG_CONFIG_HOME=$workdir/bulk-config" --env LANG=C.UTF-8 \
+            --quiet-ms 15 --key-timeout-ms 500 --keys "$keys" --idle 5 --quit-keys q --keep-samples \
+            --json "$workdir/$name.run$run.json" --dump "$workdir/$name.screen" -- "$BIN/roster" --server "$url" --token "$TOKEN" \
+            >"$workdir/$name.txt" 2>&1 || { cat "$workdir/$name.txt" >&2; exit 1; }
+        kill -TERM "$pid"; wait "$pid" 2>/dev/null || true; unset 'extra_pids[-1]'
+    done
+}
+# The baseline first: the same marks and keys, no run (its log has no "bulk run" line).
+after="j*300,<PgDn>*30"
+bulk_bench roster-bulk-rest "<Space>*1000,j*$BULK_JS,$after"
+bulk_bench roster-bulk "<Space>*1000,S,y,j*$BULK_JS,<C-q>*$BULK_WAIT,$after"
+
+# The journal A/B below runs on roster's embedded server, on a fresh copy of the seeded
+# database for each run.
 cat >"$workdir/bulk-roster.sh" <<EOF
 #!/bin/sh
 rm -f "$workdir"/bulk.sqlite*
 for file in "$workdir"/pristine.sqlite*; do cp "\$file" "$workdir/bulk\${file#"$workdir"/pristine}"; done
 exec "$BIN/roster"
 EOF
-# bulk_bench NAME KEYS: one tuibench measurement of roster on the embedded server into NAME.json.
-bulk_bench() {
-    local name=$1 keys=$2
-    echo "measuring $name ($keys, $RUNS runs)"
-    "$PYTHON" "$TUIBENCH" --size 120x40 --runs "$RUNS" --quiet-log --marker "1 / $total" --startup-timeout 60 \
-        --env "XDG_STATE_HOME=$workdir/bulk-state" --env "XDG_CONFIG_HOME=$workdir/bulk-config" --env LANG=C.UTF-8 \
-        --quiet-ms 15 --key-timeout-ms 500 --keys "$keys" --idle 5 --quit-keys q --keep-samples \
-        --json "$workdir/$name.json" --dump "$workdir/$name.screen" -- sh "$workdir/bulk-roster.sh" \
-        >"$workdir/$name.txt" 2>&1 || { cat "$workdir/$name.txt" >&2; exit 1; }
-}
-# The baseline first: the same marks and keys, no run (its log has no "bulk run" line).
-after="j*300,<PgDn>*30"
-bulk_bench roster-bulk-rest "<Space>*1000,j*$BULK_JS,$after"
-bulk_bench roster-bulk "<Space>*1000,S,y,j*$BULK_JS,<C-q>*$BULK_WAIT,$after"
 
 # Journal A/B: the run of 1,000 (no keys during it) with the journal on, then off ("journal":
 # false), alternating so both see the same load on the machine; each writes its own log.
