@@ -19,7 +19,7 @@ struct SCIMIndexedFilterTests {
     func sqlite() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-scim-indexed-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try SQLiteStore(path: directory.appendingPathComponent("users.sqlite").path)
+        let store = try SQLiteStore(path: directory.appendingPathComponent("users.sqlite").path, queryBudget: QueryBudget.notUnderTest)
         let values = try await Self.fill(store)
         let pool = store.pool
         try await Self.compare(dialect: SQLiteSCIMDialect(), values: values) { plan in
@@ -34,7 +34,7 @@ struct SCIMIndexedFilterTests {
     @Test("PostgreSQL: random filters, indexed against scanned")
     func postgres() async throws {
         try await withTwoPools { database, _ in
-            let values = try await Self.fill(PostgresStore(database: database))
+            let values = try await Self.fill(PostgresStore(database: database, queryBudget: QueryBudget.notUnderTest))
             try await Self.compare(dialect: PostgresSCIMDialect(), values: values) { plan in
                 try await database.client.withConnection { connection in
                     var ids: [String] = []

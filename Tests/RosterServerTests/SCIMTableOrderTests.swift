@@ -11,10 +11,6 @@ import Testing
 /// same page, and a walk cut short by its bound must fall back to the index.
 @Suite("SCIM pages on SQLite: walking the table in order gives the index's page")
 struct SCIMTableOrderTests {
-    /// The query budget is not what these tests check (QueryBudgetTests does): a page of 1,000
-    /// with its groups took longer than the stretched 250 ms under ThreadSanitizer, four tests at once.
-    private static let budgetNotUnderTest = Duration.seconds(60)
-
     private func pages(
         _ store: SQLiteStore, filter text: String, start: Int, count: Int
     ) async throws -> (viaIndex: [String], viaWalk: [String], total: Int, answer: [String]) {
@@ -36,7 +32,7 @@ struct SCIMTableOrderTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-scim-order-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try SQLiteStore(path: directory.appendingPathComponent("users.sqlite").path,
-                                    queryBudget: Self.budgetNotUnderTest)
+                                    queryBudget: QueryBudget.notUnderTest)
         let users = DemoData.users(count: 3000)
         try await store.bulkInsert(users)
         let filters = ["active eq true", #"userName sw "a""#, #"userName sw "a" and active eq true"#,
@@ -61,7 +57,7 @@ struct SCIMTableOrderTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-scim-order-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try SQLiteStore(path: directory.appendingPathComponent("users.sqlite").path,
-                                    queryBudget: Self.budgetNotUnderTest)
+                                    queryBudget: QueryBudget.notUnderTest)
         // Inserted oldest first, so the newest thousand are the table's last thousand rows.
         let users = DemoData.users(count: 3000).sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
         try await store.insertAll(users)
