@@ -177,6 +177,8 @@ struct GroupsScreenTests {
         #expect(Set(canvas.writes.keys) == [topEdge, firstRow, firstRow + 1], "j in the members: \(canvas.writes)")
         #expect((canvas.writes[topEdge] ?? 0) <= 12, "the top edges were drawn whole")
         #expect((canvas.writes[firstRow] ?? 0) <= layout.body.width - groupsWidth, "the groups pane was drawn too")
+        // The marker and the name, not the email: under half the members pane's width.
+        #expect((canvas.writes[firstRow + 1] ?? 0) <= (layout.body.width - groupsWidth) / 2, "the member's whole line was drawn")
         matchesAFullRedraw("j in the members")
     }
 

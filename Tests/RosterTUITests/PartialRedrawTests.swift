@@ -123,6 +123,10 @@ struct PartialRedrawTests {
             #expect(Set(canvas.writes.keys) == [layout.list.row, firstRow + from, firstRow + to], "\(key): \(canvas.writes)")
             // " 3 / 704 ": the position alone, not the edge's title and border.
             #expect((canvas.writes[layout.list.row] ?? 0) <= 12, "\(key) wrote \(canvas.writes[layout.list.row] ?? 0) cells of the top edge")
+            // The marker and the name, the cells the selection styles: not the email, role, status.
+            for row in [firstRow + from, firstRow + to] {
+                #expect((canvas.writes[row] ?? 0) <= layout.list.width / 2, "\(key) wrote \(canvas.writes[row] ?? 0) cells of a row")
+            }
             #expect(controller.renderer.presenter.listRows.rowsMade == rowsMade, "\(key) derived the rows again")
             matchesAFullRedraw("\(key) inside the screen")
         }
