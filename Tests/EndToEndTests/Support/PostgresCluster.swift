@@ -1,4 +1,5 @@
 import Foundation
+import RosterKitTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,11 +20,10 @@ final class PostgresCluster {
         // Durable: a commit it acknowledged survives `restart()` (the suites' clusters lose the
         // last ones, synchronous_commit off, which a test of a crash would take for a lost write).
         let output = try Self.script(["start", folder, "durable"])
-        // The URL's line; anything else the script printed is not part of it.
-        guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix("postgres://") }) else {
+        guard let url = PostgresScript.clusterURL(in: output) else {
             throw EndToEndError("scripts/lib/postgres.sh start printed no cluster URL: \(output)")
         }
-        url = String(line)
+        self.url = url
     }
 
     /// `pg_ctl restart -m immediate`, as after a crash of the database: every connection is cut

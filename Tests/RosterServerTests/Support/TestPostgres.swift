@@ -1,4 +1,5 @@
 import Foundation
+import RosterKitTestSupport
 @testable import RosterServer
 #if canImport(Glibc)
 import Glibc
@@ -77,11 +78,10 @@ actor TestPostgres {
             // Watched before it starts: a process that dies while the cluster starts leaves nothing either.
             try Self.watch(folder: folder)
             let output = try await Self.run(["start", folder])
-            // The URL's line; anything else the script printed is not part of it.
-            guard let url = output.split(separator: "\n").last(where: { $0.hasPrefix("postgres://") }) else {
+            guard let url = PostgresScript.clusterURL(in: output) else {
                 throw ScriptFailed(output: "no cluster URL in: \(output)")
             }
-            return String(url)
+            return url
         }
         started = task
         return try await task.value
