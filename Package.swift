@@ -270,7 +270,10 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["RosterKit", "RosterCSV", "RosterKitTestSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "RosterKit", "RosterCSV", "RosterKitTestSupport", .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
             swiftSettings: strict
         ),
     ]

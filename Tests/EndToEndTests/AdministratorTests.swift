@@ -19,7 +19,7 @@ extension EndToEndTests {
         try await session.tmux.waitFor("1 / 300")
 
         try session.tmux.send("t", "t") // every user → active → suspended
-        let screen = try await session.tmux.waitFor("1 / \(String.grouped(suspended.total)) ")
+        let screen = try await session.tmux.waitForSettled("1 / \(String.grouped(suspended.total)) ")
         #expect(screen.contains("status suspended"), "the list's title names the filter:\n\(screen)")
         #expect(screen.contains("\(String.grouped(suspended.total)) users"))
         // The list's own rows (left of the detail pane): each a suspended user, in the server's order.

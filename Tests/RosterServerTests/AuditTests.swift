@@ -192,7 +192,7 @@ struct AuditTests {
             let queue = try DatabaseQueue(path: server.databasePath)
             try await body { sql in try await queue.write { db in try db.execute(sql: sql) } }
         case .postgres:
-            let database = try await PostgresDatabase.open(url: server.database, logger: quietLogger)
+            let database = try await PostgresDatabase.open(url: server.database, logger: quietLogger, workDeadline: PostgresDatabase.notUnderTest)
             do {
                 try await body { sql in _ = try await database.client.query(PostgresQuery(unsafeSQL: sql), logger: quietLogger) }
             } catch {
@@ -274,7 +274,7 @@ struct AuditTests {
         case .sqlite:
             entries = try await SQLiteStore(path: database).auditEntries(AuditQuery(limit: 200))
         case .postgres:
-            let opened = try await PostgresDatabase.open(url: database, logger: quietLogger)
+            let opened = try await PostgresDatabase.open(url: database, logger: quietLogger, workDeadline: PostgresDatabase.notUnderTest)
             do {
                 entries = try await PostgresStore(database: opened).auditEntries(AuditQuery(limit: 200))
             } catch {

@@ -14,7 +14,7 @@ struct PostgresListPlanTests {
 
     private func withStore(_ body: (PostgresStore) async throws -> Void) async throws {
         let (url, name) = try await TestPostgres.shared.createDatabase()
-        let database = try await PostgresDatabase.open(url: url, logger: quietLogger)
+        let database = try await PostgresDatabase.open(url: url, logger: quietLogger, workDeadline: PostgresDatabase.notUnderTest)
         let result: Result<Void, any Error>
         do {
             try await body(PostgresStore(database: database))
@@ -195,7 +195,7 @@ struct PostgresListPlanTests {
     @Test("a list statement past the budget is cancelled and answered 503 query_too_slow; the next one answers")
     func budget() async throws {
         try await withServer(backend: .postgres, seedCount: 1500, listCacheEntries: 0, queryBudget: .milliseconds(200)) { server in
-            let database = try await PostgresDatabase.open(url: server.database, logger: quietLogger)
+            let database = try await PostgresDatabase.open(url: server.database, logger: quietLogger, workDeadline: PostgresDatabase.notUnderTest)
             // A lock no read can pass: the list's statement waits on it until its timeout. Both
             // calls are long lists (a short search; a page skipping more than 1,000 rows).
             let refused = try await database.transaction { connection in

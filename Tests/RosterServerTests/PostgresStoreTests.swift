@@ -65,7 +65,7 @@ struct PostgresStoreTests {
         check: (PostgresDatabase, Filled) async throws -> Void
     ) async throws {
         let (url, name) = try await TestPostgres.shared.createDatabase(migrated: false)
-        let old = try await PostgresDatabase.open(url: url, logger: quietLogger, schemaVersion: version)
+        let old = try await PostgresDatabase.open(url: url, logger: quietLogger, schemaVersion: version, workDeadline: PostgresDatabase.notUnderTest)
         let filled: Filled
         do { filled = try await fill(PostgresStore(database: old)) } catch {
             await old.close()
@@ -73,7 +73,7 @@ struct PostgresStoreTests {
             throw error
         }
         await old.close()
-        let upgraded = try await PostgresDatabase.open(url: url, logger: quietLogger)
+        let upgraded = try await PostgresDatabase.open(url: url, logger: quietLogger, workDeadline: PostgresDatabase.notUnderTest)
         let result: Result<Void, any Error>
         do { result = .success(try await check(upgraded, filled)) } catch { result = .failure(error) }
         await upgraded.close()

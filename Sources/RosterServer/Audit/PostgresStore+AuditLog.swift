@@ -17,24 +17,29 @@ extension PostgresStore: AuditLog {
         if let before = query.before { add("seq <", before) }
         bindings.append(Int64(query.limit))
         let statement = PostgresQuery(unsafeSQL: sql.sql + " ORDER BY seq DESC LIMIT $\(bindings.count)", binds: bindings)
-        let rows = try await database.client.query(statement, logger: logger)
-        var entries: [AuditEntry] = []
-        for try await (seq, at, token, client, requestID, via, resource, resourceID, action, changes) in rows.decode(
-            (Int64, Int64, String, String, String, String, String, String, String, String).self
-        ) {
-            entries.append(AuditEntry(
-                seq: seq, at: Milliseconds.date(at),
-                actor: AuditActor(token: token, client: client, requestID: requestID, via: via),
-                resource: resource, resourceID: resourceID, action: action, changes: AuditEntry.changes(fromJSON: changes)))
+        return try await database.withConnection { [logger] connection in
+            let rows = try await connection.query(statement, logger: logger)
+            var entries: [AuditEntry] = []
+            for try await (seq, at, token, client, requestID, via, resource, resourceID, action, changes) in rows.decode(
+                (Int64, Int64, String, String, String, String, String, String, String, String).self
+            ) {
+                entries.append(AuditEntry(
+                    seq: seq, at: Milliseconds.date(at),
+                    actor: AuditActor(token: token, client: client, requestID: requestID, via: via),
+                    resource: resource, resourceID: resourceID, action: action, changes: AuditEntry.changes(fromJSON: changes)))
+            }
+            return entries
         }
-        return entries
     }
 
     func pruneAudit(before date: Date) async throws -> Int {
-        let rows = try await database.client.query(
-            "WITH gone AS (DELETE FROM audit_log WHERE at < \(Milliseconds.of(date)) RETURNING 1) SELECT count(*) FROM gone", logger: logger)
-        var count: Int64 = 0
-        for try await value in rows.decode(Int64.self) { count = value }
-        return Int(count)
+        try await database.withConnection { [logger] connection in
+            let rows = try await connection.query(
+                "WITH gone AS (DELETE FROM audit_log WHERE at < \(Milliseconds.of(date)) RETURNING 1) SELECT count(*) FROM gone",
+                logger: logger)
+            var count: Int64 = 0
+            for try await value in rows.decode(Int64.self) { count = value }
+            return Int(count)
+        }
     }
 }

@@ -115,6 +115,13 @@ extension APIProblem {
         message: "The server is unavailable right now (injected fault); try again shortly.",
         headers: [.retryAfter: "1"])
 
+    /// The database could not be reached or did not answer within the store's deadline
+    /// (`PostgresDatabase.withConnection`); what had not committed was rolled back.
+    static let databaseUnavailable = APIProblem(
+        status: .serviceUnavailable, code: "database_unavailable",
+        message: "The server’s database is unavailable or did not answer in time; try again shortly.",
+        headers: [.retryAfter: "1"])
+
     /// A list whose query ran past the store's budget (`SQLiteStore.queryBudget`) and was stopped.
     /// No `Retry-After`: the same list would take as long again; a longer search would not.
     static func queryTooSlow(search: String?) -> APIProblem {

@@ -3,7 +3,8 @@ import Logging
 
 /// Turns every failure below it into an answer with the error envelope: the API's own
 /// problems as they are, the router's "not found" into 404 or 405 (see `RouteTable`), a
-/// status error from Hummingbird into its status, and anything else into a logged 500.
+/// status error from Hummingbird into its status, a database out of reach into 503, and
+/// anything else into a logged 500.
 struct ErrorEnvelopeMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -20,6 +21,8 @@ struct ErrorEnvelopeMiddleware<Context: RequestContext>: RouterMiddleware {
             return problem.response()
         } catch let problem as APIProblem {
             return answer(problem)
+        } catch StoreError.databaseUnavailable {
+            return answer(APIProblem.databaseUnavailable)
         } catch let error as any HTTPResponseError where error.status == .notFound {
             guard let allowed = RouteTable.allowedMethods(forPath: path) else {
                 return answer(APIProblem.noRoute(path))

@@ -43,6 +43,9 @@ public struct ServerConfiguration: Sendable {
     /// How long a list's query may run before it is stopped with a 503 (`SQLiteStore.queryBudget`).
     /// Not public: tests shorten it to make a search run out of time on a small directory.
     var queryBudget = QueryBudget.standard
+    /// How long one PostgreSQL call may take, the wait for a connection included
+    /// (`PostgresDatabase.withConnection`). Not public: tests whose subject it is not lengthen it.
+    var databaseWorkDeadline = PostgresDatabase.standardWorkDeadline
 
     /// The list cache's size unless told otherwise.
     public static let defaultListCacheEntries = ListResponseCache.defaultMaximumEntries

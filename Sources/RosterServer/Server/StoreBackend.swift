@@ -11,14 +11,16 @@ struct StoreBackend: Sendable {
     let auditLog: any AuditLog
     let close: @Sendable () async -> Void
 
-    static func open(_ location: DatabaseLocation, queryBudget: Duration, logger: Logger) async throws -> StoreBackend {
+    static func open(
+        _ location: DatabaseLocation, queryBudget: Duration, workDeadline: Duration = PostgresDatabase.standardWorkDeadline, logger: Logger
+    ) async throws -> StoreBackend {
         switch location {
         case .sqlite(let path):
             let pool = try SQLiteDatabase.open(path: path)
             let store = SQLiteStore(pool: pool, queryBudget: queryBudget)
             return StoreBackend(store: store, scimStore: store, tokenStore: store, auditLog: store, close: { _ = try? pool.close() })
         case .postgres(let url):
-            let database = try await PostgresDatabase.open(url: url, logger: logger)
+            let database = try await PostgresDatabase.open(url: url, logger: logger, workDeadline: workDeadline)
             let store = PostgresStore(database: database, queryBudget: queryBudget)
             return StoreBackend(store: store, scimStore: store, tokenStore: store, auditLog: store, close: { await database.close() })
         }

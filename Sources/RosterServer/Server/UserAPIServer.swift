@@ -23,6 +23,12 @@ public enum UserAPIServer {
     /// Discards everything; the default, so an embedding app opts in to logs.
     public static let silentLogger = Logger(label: "roster.server") { _ in SwiftLogNoOpLogHandler() }
 
+    /// How long a stop waits for the requests in flight before it cancels them: longer than
+    /// any request's database deadline, so a request that can still be answered is.
+    static let gracefulShutdownLimit = PostgresDatabase.standardWorkDeadline + .seconds(5)
+    /// How long a cancelled request may take to end before the process is ended.
+    static let cancellationLimit = Duration.seconds(10)
+
     public enum StartError: Error, CustomStringConvertible {
         case stoppedBeforeListening
         public var description: String { "the server stopped before it was listening" }
@@ -47,7 +53,8 @@ public enum UserAPIServer {
         if case .sqlite(let path) = configuration.database {
             try await SeededFile.createIfMissing(path: path, count: configuration.seedCount, logger: logger)
         }
-        let backend = try await StoreBackend.open(configuration.database, queryBudget: configuration.queryBudget, logger: logger)
+        let backend = try await StoreBackend.open(
+            configuration.database, queryBudget: configuration.queryBudget, workDeadline: configuration.databaseWorkDeadline, logger: logger)
         do {
             try await Seeder.seedIfEmpty(backend.store, count: configuration.seedCount, logger: logger)
         } catch {
@@ -80,8 +87,15 @@ public enum UserAPIServer {
                 listening.finish()
             },
             logger: logger)
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: [app as any Service] + services, gracefulShutdownSignals: configuration.stopsOnSignals ? [UnixSignal.sigterm, .sigint] : [], logger: logger))
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: [app as any Service] + services, gracefulShutdownSignals: configuration.stopsOnSignals ? [UnixSignal.sigterm, .sigint] : [], logger: logger)
+        // A stop waits for the requests in flight, but not forever: each request's database
+        // work ends within its deadline (`PostgresDatabase.withConnection`), so past this a
+        // request is stuck, and the group cancels it; a service that ignores even that ends the
+        // process (swift-service-lifecycle's fatal error) rather than leaving it running.
+        groupConfiguration.maximumGracefulShutdownDuration = UserAPIServer.gracefulShutdownLimit
+        groupConfiguration.maximumCancellationDuration = UserAPIServer.cancellationLimit
+        let group = ServiceGroup(configuration: groupConfiguration)
         let task = Task {
             defer { listening.finish() }
             do {

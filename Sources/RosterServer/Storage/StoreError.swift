@@ -20,4 +20,7 @@ enum StoreError: Error, Equatable {
     case versionMismatch
     /// A read ran past the store's query budget and was stopped.
     case queryTooSlow
+    /// The database could not be reached, cut the connection, or did not answer within the
+    /// store's deadline (`PostgresDatabase.withConnection`): worth trying again shortly.
+    case databaseUnavailable
 }

@@ -8,45 +8,56 @@ extension PostgresStore: TokenStore {
     private typealias Columns = (String, String, String, Int64, Int64?, Int64?, Int64?)
 
     func createToken(_ record: TokenRecord) async throws {
-        let rows = try await database.client.query("""
-            INSERT INTO api_tokens (name, secret_hash, scopes, created_at, expires_at)
-            VALUES (\(record.name), \(record.secretHash), \(TokenScope.list(record.scopes)),
-                    \(Milliseconds.of(record.createdAt)), \(record.expiresAt.map(Milliseconds.of)))
-            ON CONFLICT (name) DO NOTHING RETURNING name
-            """, logger: logger)
-        var inserted = false
-        for try await _ in rows.decode(String.self) { inserted = true }
+        let inserted = try await database.withConnection { [logger] connection in
+            let rows = try await connection.query("""
+                INSERT INTO api_tokens (name, secret_hash, scopes, created_at, expires_at)
+                VALUES (\(record.name), \(record.secretHash), \(TokenScope.list(record.scopes)),
+                        \(Milliseconds.of(record.createdAt)), \(record.expiresAt.map(Milliseconds.of)))
+                ON CONFLICT (name) DO NOTHING RETURNING name
+                """, logger: logger)
+            var inserted = false
+            for try await _ in rows.decode(String.self) { inserted = true }
+            return inserted
+        }
         guard inserted else { throw TokenError.nameTaken(record.name) }
     }
 
     func tokens() async throws -> [TokenRecord] {
-        let rows = try await database.client.query(
-            "SELECT \(unescaped: Self.columns) FROM api_tokens ORDER BY name COLLATE \"C\"", logger: logger)
-        var records: [TokenRecord] = []
-        for try await columns in rows.decode(Columns.self) { records.append(Self.record(columns)) }
-        return records
+        try await database.withConnection { [logger] connection in
+            let rows = try await connection.query(
+                "SELECT \(unescaped: Self.columns) FROM api_tokens ORDER BY name COLLATE \"C\"", logger: logger)
+            var records: [TokenRecord] = []
+            for try await columns in rows.decode(Columns.self) { records.append(Self.record(columns)) }
+            return records
+        }
     }
 
     func token(secretHash: String) async throws -> TokenRecord? {
-        let rows = try await database.client.query(
-            "SELECT \(unescaped: Self.columns) FROM api_tokens WHERE secret_hash = \(secretHash)", logger: logger)
-        var found: TokenRecord?
-        for try await columns in rows.decode(Columns.self) { found = Self.record(columns) }
-        return found
+        try await database.withConnection { [logger] connection in
+            let rows = try await connection.query(
+                "SELECT \(unescaped: Self.columns) FROM api_tokens WHERE secret_hash = \(secretHash)", logger: logger)
+            var found: TokenRecord?
+            for try await columns in rows.decode(Columns.self) { found = Self.record(columns) }
+            return found
+        }
     }
 
     func revokeToken(named name: String, at date: Date) async throws -> Bool {
-        let rows = try await database.client.query(
-            "UPDATE api_tokens SET revoked_at = \(Milliseconds.of(date)) WHERE name = \(name) AND revoked_at IS NULL RETURNING name",
-            logger: logger)
-        var revoked = false
-        for try await _ in rows.decode(String.self) { revoked = true }
-        return revoked
+        try await database.withConnection { [logger] connection in
+            let rows = try await connection.query(
+                "UPDATE api_tokens SET revoked_at = \(Milliseconds.of(date)) WHERE name = \(name) AND revoked_at IS NULL RETURNING name",
+                logger: logger)
+            var revoked = false
+            for try await _ in rows.decode(String.self) { revoked = true }
+            return revoked
+        }
     }
 
     func markUsed(name: String, at date: Date) async throws {
-        _ = try await database.client.query(
-            "UPDATE api_tokens SET last_used_at = \(Milliseconds.of(date)) WHERE name = \(name)", logger: logger)
+        try await database.withConnection { [logger] connection in
+            _ = try await connection.query(
+                "UPDATE api_tokens SET last_used_at = \(Milliseconds.of(date)) WHERE name = \(name)", logger: logger)
+        }
     }
 
     private static func record(_ columns: Columns) -> TokenRecord {

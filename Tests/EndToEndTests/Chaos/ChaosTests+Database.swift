@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import RosterKit
 import RosterKitTestSupport
 import Testing
@@ -68,6 +69,124 @@ struct BulkTally: CustomStringConvertible {
         return try String(contentsOf: log, encoding: .utf8).split(separator: "\n").compactMap { line in
             guard let match = try pattern.firstMatch(in: line) else { return nil }
             return BulkTally(total: Int(match.1) ?? -1, changed: Int(match.2) ?? -1, unchanged: Int(match.3) ?? -1, failed: Int(match.4) ?? -1)
+        }
+    }
+}
+
+extension ChaosTests {
+    /// PostgreSQL restarted again and again under a dozen clients (the way roster-server's pool
+    /// once stranded requests for good, and a stranded request then held its SIGTERM forever).
+    @Test func theDatabaseRestartedAgainAndAgainLeavesNoRequestUnansweredAndTheServerStops() async throws {
+        let cluster = try PostgresCluster()
+        defer { cluster.stop() }
+        let server = try await ServerProcess(seed: 300, database: cluster.url, extraArguments: ["--latency", "20"])
+        defer { server.stop() }
+        let users = try await server.repository.listUsers(UserQuery(perPage: 100)).items
+        let load = RequestLoad(server: server, users: users)
+        let clients = Task { await load.run(clients: 12) }
+        for _ in 0..<15 {
+            try await Task.sleep(for: .milliseconds(1200))
+            try cluster.restart()
+        }
+        try await Task.sleep(for: .seconds(2))
+        load.stop()
+        let outcome = await clients.value
+
+        print("database restarted 15 times under 12 clients: \(outcome)")
+        #expect(outcome.unanswered.isEmpty, "requests with no answer within 30 s: \(outcome.unanswered)")
+        #expect(Set(outcome.statuses.keys).isSubset(of: [200, 503]), "only answers or 503s: \(outcome.statuses)")
+        #expect(outcome.slowest < .seconds(20), "a request waits at most its database deadline (15 s)")
+        #expect(outcome.statuses[200, default: 0] > 100)
+        let stopped = server.terminate(waitingAtMost: .seconds(30))
+        #expect(stopped.map { $0 < .seconds(25) } ?? false, "roster-server stopped \(stopped.map { "after \($0)" } ?? "not within 30 s") of SIGTERM")
+    }
+}
+
+/// Clients that each send a list, a read and a write in turn until stopped, and what came back.
+final class RequestLoad: Sendable {
+    struct Outcome: CustomStringConvertible {
+        var statuses: [Int: Int] = [:]
+        var unanswered: [String] = []
+        var slowest: Duration = .zero
+        var description: String {
+            "statuses \(statuses.sorted { $0.key < $1.key }), slowest \(slowest), \(unanswered.count) unanswered"
+        }
+    }
+
+    private let server: URL
+    private let token: String
+    private let users: [User]
+    private let stopped = NIOLockedValueBox(false)
+
+    init(server: ServerProcess, users: [User]) {
+        self.server = server.url
+        self.token = server.token
+        self.users = users
+    }
+
+    func stop() { stopped.withLockedValue { $0 = true } }
+
+    func run(clients: Int) async -> Outcome {
+        await withTaskGroup(of: Outcome.self) { group in
+            for client in 0..<clients {
+                group.addTask { await self.client(client) }
+            }
+            var total = Outcome()
+            for await outcome in group {
+                total.statuses.merge(outcome.statuses, uniquingKeysWith: +)
+                total.unanswered += outcome.unanswered
+                total.slowest = max(total.slowest, outcome.slowest)
+            }
+            return total
+        }
+    }
+
+    private func client(_ number: Int) async -> Outcome {
+        var outcome = Outcome()
+        var turn = 0
+        while !stopped.withLockedValue({ $0 }) {
+            turn += 1
+            let user = users[(number * 13 + turn) % users.count]
+            let request: TransportRequest
+            switch turn % 3 {
+            case 0:
+                request = TransportRequest(method: .get, url: url("/api/v1/users?per_page=50&page=\(turn % 6 + 1)"), headers: headers)
+            case 1:
+                request = TransportRequest(method: .get, url: url("/api/v1/users/\(user.id)"), headers: headers)
+            default:
+                let draft = UserDraft(name: user.name, email: user.email, role: user.role, status: turn % 2 == 0 ? .active : .suspended)
+                var headers = headers
+                headers.add(name: "Content-Type", value: "application/json")
+                request = TransportRequest(
+                    method: .put, url: url("/api/v1/users/\(user.id)"), headers: headers,
+                    body: try? WireFormat.makeEncoder().encode(draft))
+            }
+            let started = ContinuousClock.now
+            if let status = await Self.send(request, within: .seconds(30)) {
+                outcome.statuses[status, default: 0] += 1
+            } else {
+                outcome.unanswered.append("\(request.method) \(request.url.path)")
+            }
+            outcome.slowest = max(outcome.slowest, ContinuousClock.now - started)
+        }
+        return outcome
+    }
+
+    private var headers: HTTPHeaders { ["Authorization": "Bearer \(token)"] }
+
+    private func url(_ pathAndQuery: String) -> URL { URL(string: server.absoluteString + pathAndQuery)! }
+
+    /// The status, or nil when no answer came within `limit` (or the connection failed).
+    private static func send(_ request: TransportRequest, within limit: Duration) async -> Int? {
+        await withTaskGroup(of: Int?.self) { group in
+            group.addTask { try? await TestTransport.shared.send(request).status }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
         }
     }
 }

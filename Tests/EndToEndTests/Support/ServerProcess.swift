@@ -94,6 +94,21 @@ final class ServerProcess {
 
     var isRunning: Bool { process.isRunning }
 
+    /// Sends SIGTERM and returns how long the server took to exit, or nil (and SIGKILLs it)
+    /// when it had not exited after `limit`.
+    func terminate(waitingAtMost limit: Duration) -> Duration? {
+        let started = ContinuousClock.now
+        process.terminate()
+        while process.isRunning {
+            guard ContinuousClock.now - started < limit else {
+                kill()
+                return nil
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return ContinuousClock.now - started
+    }
+
     func stop() {
         if process.isRunning {
             process.terminate()

@@ -93,6 +93,16 @@ final class TmuxSession {
         try await waitForScreen("“\(text)”", timeout: timeout) { $0.contains(text) }
     }
 
+    /// Waits for `text`, then for the screen to stay the same for 150 ms: a frame wider than
+    /// the pty's buffer reaches tmux in pieces, and a capture between them mixes two frames.
+    func waitForSettled(_ text: String, timeout: Duration = .seconds(20)) async throws -> String {
+        var previous = try await waitFor(text, timeout: timeout)
+        return try await waitForScreen("a settled screen with “\(text)”", timeout: timeout, poll: .milliseconds(150)) { current in
+            defer { previous = current }
+            return current == previous && current.contains(text)
+        }
+    }
+
     @discardableResult
     func waitForScreen(_ what: String, timeout: Duration = .seconds(20), poll: Duration = .milliseconds(50),
                        _ condition: (String) -> Bool) async throws -> String {

@@ -3,11 +3,15 @@ import RosterKit
 @testable import RosterServer
 
 /// Two connection pools on one fresh, migrated database, as two roster-server processes have;
-/// both closed and the database dropped whatever `body` does.
-func withTwoPools(_ body: (PostgresDatabase, PostgresDatabase) async throws -> Void) async throws {
+/// both closed and the database dropped whatever `body` does. The first pool's work may be
+/// given a deadline of its own.
+func withTwoPools(
+    firstWorkDeadline: Duration = PostgresDatabase.notUnderTest,
+    _ body: (PostgresDatabase, PostgresDatabase) async throws -> Void
+) async throws {
     let (url, name) = try await TestPostgres.shared.createDatabase()
-    let first = try await PostgresDatabase.open(url: url, logger: quietLogger)
-    let second = try await PostgresDatabase.open(url: url, logger: quietLogger)
+    let first = try await PostgresDatabase.open(url: url, logger: quietLogger, workDeadline: firstWorkDeadline)
+    let second = try await PostgresDatabase.open(url: url, logger: quietLogger, workDeadline: PostgresDatabase.notUnderTest)
     let result: Result<Void, any Error>
     do {
         try await body(first, second)

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOSSL
 import PostgresNIO
 
@@ -9,19 +10,33 @@ import PostgresNIO
 final class PostgresDatabase: Sendable {
     let client: PostgresClient
     let logger: Logger
+    /// How long one call of `withConnection` may take, the wait for a connection included.
+    let workDeadline: Duration
     private let running: Task<Void, Never>
 
-    private init(client: PostgresClient, logger: Logger) {
+    private init(client: PostgresClient, logger: Logger, workDeadline: Duration) {
         self.client = client
         self.logger = logger
+        self.workDeadline = workDeadline
         running = Task { await client.run() }
     }
 
+    /// Long enough for any request's work under load (a list's statements stop at their
+    /// budget of 250 ms; a write waits for the writes before it), and well inside a client's
+    /// 30 s deadline, so the client hears a 503 rather than nothing.
+    static let standardWorkDeadline = Duration.seconds(15)
+
+    /// For migrations and seeding, which rewrite millions of rows: bounded, not short.
+    static let maintenanceDeadline = Duration.seconds(3600)
+
     /// Connects, and brings the schema up to date (`PostgresSchema`); tests of an upgrade stop
     /// at an older `schemaVersion`.
-    static func open(url: String, logger: Logger, schemaVersion: Int = .max) async throws -> PostgresDatabase {
+    static func open(
+        url: String, logger: Logger, schemaVersion: Int = .max, workDeadline: Duration = standardWorkDeadline
+    ) async throws -> PostgresDatabase {
         let database = PostgresDatabase(
-            client: PostgresClient(configuration: try PostgresURL.configuration(url), backgroundLogger: logger), logger: logger)
+            client: PostgresClient(configuration: try PostgresURL.configuration(url), backgroundLogger: logger), logger: logger,
+            workDeadline: workDeadline)
         do {
             try await withConnectionDeadline(url: url) { try await PostgresSchema.migrate(database, upTo: schemaVersion) }
         } catch {
@@ -65,13 +80,48 @@ final class PostgresDatabase: Sendable {
         await running.value
     }
 
+    /// Runs `body` on a connection of the pool: the one way in for the store's work. If the
+    /// wait for a connection and `body` together take longer than `deadline` (the database's
+    /// `workDeadline` unless given), the caller gets `StoreError.databaseUnavailable`, and the
+    /// connection is closed under the work, so PostgreSQL rolls back what it had begun
+    /// (`WorkDeadline` says why this is needed). A database out of reach (down, restarting, a
+    /// connection cut) is the same error, which clients may try again.
+    func withConnection<T: Sendable>(
+        deadline: Duration? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let held = NIOLockedValueBox<PostgresConnection?>(nil)
+        do {
+            return try await WorkDeadline.run(within: deadline ?? workDeadline) {
+                guard let connection = held.withLockedValue({ $0 }) else { return }
+                Task { try? await connection.close() }
+            } _: { [client] in
+                try await client.withConnection { connection in
+                    held.withLockedValue { $0 = connection }
+                    return try await body(connection)
+                }
+            }
+        } catch is WorkDeadline.Passed {
+            logger.error("PostgreSQL did not answer in time; the connection was closed", metadata: [
+                "deadline": "\(deadline ?? workDeadline)",
+            ])
+            throw StoreError.databaseUnavailable
+        } catch where PostgresErrors.isUnavailable(error) {
+            logger.error("PostgreSQL is unavailable", metadata: ["error": "\(String(reflecting: error))"])
+            throw StoreError.databaseUnavailable
+        }
+    }
+
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws. A
     /// refusal (`StoreError`) thrown inside comes out as itself, not wrapped by the driver.
-    func transaction<T>(_ body: (PostgresConnection) async throws -> sending T) async throws -> sending T {
-        do {
-            return try await client.withTransaction(logger: logger, body)
-        } catch let error as PostgresTransactionError {
-            throw error.closureError ?? error.commitError ?? error.beginError ?? error
+    func transaction<T: Sendable>(
+        deadline: Duration? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        try await withConnection(deadline: deadline) { [logger] connection in
+            do {
+                return try await connection.withTransaction(logger: logger) { connection in try await body(connection) }
+            } catch let error as PostgresTransactionError {
+                throw error.closureError ?? error.commitError ?? error.beginError ?? error
+            }
         }
     }
 }
@@ -124,6 +174,12 @@ enum PostgresURL {
                 host: host, port: components.port ?? 5432, username: user, password: password, database: database, tls: tls)
         }
         configuration.options.connectTimeout = .seconds(5)
+        // Upstream vapor/postgres-nio#657: with no minimum, a request queued when the last
+        // connection dies is never served; a minimum of one makes the pool open a new one.
+        configuration.options.minimumConnections = 1
+        // A backend whose connection we closed (`withConnection`'s deadline) notices within a
+        // second even while it waits for a lock, and ends, rather than running on (PostgreSQL 14+).
+        configuration.options.additionalStartupParameters = [("client_connection_check_interval", "1000")]
         return configuration
     }
 }

@@ -24,7 +24,7 @@ extension PostgresStore {
     /// The first answer to a live key, read without waiting for writers.
     func firstAnswer(to request: IdempotentRequest, at now: Date) async throws -> IdempotentAnswer? {
         let milliseconds = Milliseconds.of(now)
-        return try await database.client.withConnection { connection in
+        return try await database.withConnection { connection in
             try KeyedCreate.answer(to: request, from: await PostgresKeyRecords.fetch(
                 request.key, createdAfter: milliseconds - IdempotentRequest.lifetime, on: connection, logger: self.logger))
         }

@@ -42,7 +42,7 @@ enum PostgresSchema {
 
     /// Applies the missing migrations in one transaction; returns their versions.
     private static func applyMigrations(_ database: PostgresDatabase, upTo lastVersion: Int) async throws -> Set<Int> {
-        try await database.transaction { connection in
+        try await database.transaction(deadline: PostgresDatabase.maintenanceDeadline) { connection in
             try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: database.logger)
             try await connection.query("""
                 CREATE TABLE IF NOT EXISTS roster_schema_versions (

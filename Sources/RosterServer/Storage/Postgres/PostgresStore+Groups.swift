@@ -31,7 +31,7 @@ extension PostgresStore {
     }
 
     func group(id: String) async throws -> Group {
-        let found = try await database.client.withConnection { connection in
+        let found = try await database.withConnection { connection in
             try await PostgresGroupRows.fetchWithSeq(id: id, on: connection, logger: self.logger)?.group
         }
         guard let found else { throw StoreError.groupNotFound }

@@ -102,7 +102,7 @@ extension PostgresStore {
     private func walkInBackground(_ sort: UserSort, at generation: UInt64, into cache: ListOrderCache) {
         Task.detached { [self] in
             do {
-                let order = try await readOnly { connection -> ListOrder? in
+                let order = try await readOnly(deadline: Self.listOrderWalkBudget + .seconds(15)) { connection -> ListOrder? in
                     // The snapshot is taken by this first statement: the walk is exactly its.
                     guard try await Self.generation(on: connection, logger: self.logger) == generation else { return nil }
                     // No request waits for the walk, but it holds a connection: not forever.

@@ -13,7 +13,7 @@ extension PostgresStore {
 
     func bulkInsert(_ directory: BulkDirectory) async throws {
         let users = directory.users
-        try await write { connection in
+        try await write(deadline: PostgresDatabase.maintenanceDeadline) { connection in
             // Index builds sort in memory up to this; the default (64 MB) spills a million keys to disk.
             try await connection.query("SET LOCAL maintenance_work_mem = '512MB'", logger: self.logger)
             for index in PostgresSchema.userIndexes {

@@ -38,10 +38,12 @@ final class PostgresStore: DirectoryStore, RowStore {
 
     /// Read committed, outside any transaction: it sees every commit before it started.
     private static func readGeneration(_ database: PostgresDatabase) async throws -> UInt64 {
-        let rows = try await database.client.query("SELECT value FROM roster_generation", logger: database.logger)
-        var generation: Int64 = 0
-        for try await value in rows.decode(Int64.self) { generation = value }
-        return UInt64(generation)
+        try await database.withConnection { connection in
+            let rows = try await connection.query("SELECT value FROM roster_generation", logger: database.logger)
+            var generation: Int64 = 0
+            for try await value in rows.decode(Int64.self) { generation = value }
+            return UInt64(generation)
+        }
     }
 
     // MARK: Reads
@@ -156,20 +158,25 @@ final class PostgresStore: DirectoryStore, RowStore {
 
     func getEnvelope(id: String) async throws -> [UInt8] {
         guard PostgresErrors.isStorable(id) else { throw StoreError.notFound }
-        let rows = try await database.client.query("SELECT json FROM users WHERE id = \(id)", logger: logger)
-        var envelope: [UInt8]?
-        for try await row in rows {
-            if let object = row.first?.bytes { envelope = UserJSON.envelope(object: object.readableBytesView) }
+        let envelope = try await database.withConnection { [logger] connection in
+            let rows = try await connection.query("SELECT json FROM users WHERE id = \(id)", logger: logger)
+            var envelope: [UInt8]?
+            for try await row in rows {
+                if let object = row.first?.bytes { envelope = UserJSON.envelope(object: object.readableBytesView) }
+            }
+            return envelope
         }
         guard let envelope else { throw StoreError.notFound }
         return envelope
     }
 
     func isEmpty() async throws -> Bool {
-        let rows = try await database.client.query("SELECT NOT EXISTS (SELECT 1 FROM users)", logger: logger)
-        var isEmpty = true
-        for try await empty in rows.decode(Bool.self) { isEmpty = empty }
-        return isEmpty
+        try await database.withConnection { [logger] connection in
+            let rows = try await connection.query("SELECT NOT EXISTS (SELECT 1 FROM users)", logger: logger)
+            var isEmpty = true
+            for try await empty in rows.decode(Bool.self) { isEmpty = empty }
+            return isEmpty
+        }
     }
 
     // MARK: Transactions
@@ -177,8 +184,10 @@ final class PostgresStore: DirectoryStore, RowStore {
     /// Every write goes through here: one transaction, which first takes the generation row
     /// (waiting for any other process's write to commit) and moves it. A refusal rolls back,
     /// generation and all.
-    func write<T: Sendable>(_ updates: (PostgresConnection) async throws -> T) async throws -> T {
-        try await database.transaction { connection in
+    func write<T: Sendable>(
+        deadline: Duration? = nil, _ updates: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        try await database.transaction(deadline: deadline) { connection in
             try await connection.query("UPDATE roster_generation SET value = value + 1", logger: self.logger)
             return try await updates(connection)
         }
@@ -189,9 +198,12 @@ final class PostgresStore: DirectoryStore, RowStore {
         try await write { connection in try await body(PostgresRows(connection: connection, logger: self.logger)) }
     }
 
-    /// Reads in one snapshot (a list's total and its page agree), on one connection.
-    func readOnly<T: Sendable>(_ reads: (PostgresConnection) async throws -> T) async throws -> T {
-        try await database.client.withConnection { connection in
+    /// Reads in one snapshot (a list's total and its page agree), on one connection, within
+    /// `deadline` (the database's `workDeadline` unless given).
+    func readOnly<T: Sendable>(
+        deadline: Duration? = nil, _ reads: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        try await database.withConnection(deadline: deadline) { connection in
             try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: self.logger)
             do {
                 let result = try await reads(connection)

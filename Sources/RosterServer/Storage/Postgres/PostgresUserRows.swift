@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PostgresNIO
+import _ConnectionPoolModule
 import RosterKit
 
 /// How a user is read from PostgreSQL's `users` table (as `UserRow` does on SQLite; `PostgresRows` writes them).
@@ -64,5 +65,21 @@ enum PostgresErrors {
     /// Whether `error` is a statement PostgreSQL cancelled (`statement_timeout` ran out).
     static func isCancelledByTimeout(_ error: PSQLError) -> Bool {
         error.serverInfo?[.sqlState] == "57014"
+    }
+
+    /// Whether `error` says the database is out of reach for now rather than what the request
+    /// asked: no connection, a connection cut (by either side), or a server shutting down, starting or in
+    /// recovery (SQLSTATE class 08, and 57P01–57P03).
+    static func isUnavailable(_ error: any Error) -> Bool {
+        // The pool's circuit breaker (no connection for 60 s) throws its own error type.
+        if error is ConnectionPoolError { return true }
+        guard let error = error as? PSQLError else { return false }
+        switch error.code {
+        case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed: return true
+        case .server:
+            let state = error.serverInfo?[.sqlState] ?? ""
+            return state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state)
+        default: return false
+        }
     }
 }
