@@ -26,15 +26,19 @@ enum WorkDeadline {
             do { result = .success(try await work()) } catch { result = .failure(error) }
             answer.give(result)
         }
-        let timer = DispatchWorkItem {
+        // A timer source, which a cancel takes out of libdispatch's timers (a cancelled
+        // `asyncAfter` item stays queued until its time: one per call, 15 s each, at thousands
+        // of calls a second).
+        nonisolated(unsafe) let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.setEventHandler {
+            timer.cancel()
             guard answer.give(.failure(Passed())) else { return }
             task.cancel()
             abandon()
         }
         let (seconds, attoseconds) = deadline.components
-        DispatchQueue.global().asyncAfter(
-            deadline: .now() + .nanoseconds(Int(min(seconds, 86_400)) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)),
-            execute: timer)
+        timer.schedule(deadline: .now() + .nanoseconds(Int(min(seconds, 86_400)) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
+        timer.activate()
         defer { timer.cancel() }
         return try await withTaskCancellationHandler {
             try await answer.wait()
