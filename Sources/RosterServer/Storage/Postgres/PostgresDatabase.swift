@@ -89,14 +89,26 @@ final class PostgresDatabase: Sendable {
     func withConnection<T: Sendable>(
         deadline: Duration? = nil, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
-        let held = NIOLockedValueBox<PostgresConnection?>(nil)
+        let lease = NIOLockedValueBox(AbandonableLease.waiting)
         do {
             return try await WorkDeadline.run(within: deadline ?? workDeadline) {
-                guard let connection = held.withLockedValue({ $0 }) else { return }
-                Task { try? await connection.close() }
+                let connection: PostgresConnection? = lease.withLockedValue { lease in
+                    defer { lease = .abandoned }
+                    if case .holding(let connection) = lease { return connection }
+                    return nil
+                }
+                // From the timer's thread, not a task: a busy process may give a task no thread for a while.
+                let _: EventLoopFuture<Void>? = connection?.close()
             } _: { [client] in
                 try await client.withConnection { connection in
-                    held.withLockedValue { $0 = connection }
+                    // Abandoned while it waited for this connection (or for a thread to run
+                    // on): nothing may be sent, or the write would land after its 503.
+                    let abandoned = lease.withLockedValue { lease in
+                        if case .abandoned = lease { return true }
+                        lease = .holding(connection)
+                        return false
+                    }
+                    if abandoned { throw CancellationError() }
                     return try await body(connection)
                 }
             }
@@ -109,6 +121,13 @@ final class PostgresDatabase: Sendable {
             logger.error("PostgreSQL is unavailable", metadata: ["error": "\(String(reflecting: error))"])
             throw StoreError.databaseUnavailable
         }
+    }
+
+    /// Where one call of `withConnection` stands, as its deadline sees it.
+    private enum AbandonableLease {
+        case waiting
+        case holding(PostgresConnection)
+        case abandoned
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws. A
