@@ -8,7 +8,8 @@
 # How: the release `roster` (BIN) runs under valgrind's callgrind in a 120x40 pseudo-terminal
 # (../shared/tools/tuibench.py), twice: against a release roster-server of 2,000 users and on
 # its embedded server, each time through the keys an administrator uses (scrolling, search,
-# the detail pane, the groups view, help, a form opened and left). Every function callgrind
+# the detail pane, the groups view, help, a form opened and left), and once more against the
+# server for a bulk run of 30 users. Every function callgrind
 # saw run in the `roster` binary (Roster's code, its packages and, linked statically, the
 # Swift runtime and Foundation) is one line of the file, by its symbol, sorted.
 set -euo pipefail
@@ -40,8 +41,12 @@ cp "$BIN/roster" "$workdir/roster"
 strip --strip-debug "$workdir/roster"
 
 keys='j*30,<PgDn>*8,k*5,<PgUp>*2,<End>,<Home>,/,a,n,<Enter>,j*3,<Esc>,<Tab>,j*3,<Enter>,j*5,<PgDn>,<Esc>,<Tab>,?,<Esc>,e,<Esc>,n,<Esc>'
+# A bulk run: marks, a suspend of them (its requests, the journal, the progress line), the
+# summary; its functions follow the session's, so a client that never runs one keeps few pages.
+bulk_keys='<Space>*30,S,y,<C-q>*8,j*5'
 session() {  # session NAME MARKER ARGS...: one run under callgrind into NAME.callgrind
     local name=$1 marker=$2; shift 2
+    local keys=${SESSION_KEYS:-$keys}
     echo "order-file: the $name session under callgrind"
     mkdir -p "$workdir/$name-state" "$workdir/$name-config"
     "$PYTHON" "$TUIBENCH" --size 120x40 --runs 1 --quiet-log --startup-timeout 180 --key-timeout-ms 10000 \
@@ -52,15 +57,16 @@ session() {  # session NAME MARKER ARGS...: one run under callgrind into NAME.ca
         "$workdir/roster" "$@" >"$workdir/$name.txt" 2>&1 || { cat "$workdir/$name.txt" >&2; exit 1; }
 }
 session remote "1 / 2,000" --server "$URL" --token order-token
+SESSION_KEYS=$bulk_keys session bulk "1 / 2,000" --server "$URL" --token order-token
 mkdir -p "$workdir/embedded-config/roster"
 echo "{ \"embedded\": { \"database\": \"$workdir/embedded.sqlite\" } }" >"$workdir/embedded-config/roster/roster.json"
 session embedded "1 / 500"
 
-"$PYTHON" - "$workdir/roster" "$OUT" "$workdir/remote.callgrind" "$workdir/embedded.callgrind" <<'EOF'
+"$PYTHON" - "$workdir/roster" "$OUT" "$workdir/remote.callgrind" "$workdir/bulk.callgrind" "$workdir/embedded.callgrind" <<'EOF'
 # Collects the functions that ran in the roster binary from callgrind's compressed names
 # ("ob=(n) path" and "fn=(n) symbol" name an object or function the first time, "(n)" after).
-# The remote session's functions come first, then those only the embedded server ran, so
-# that a client of a remote server keeps the fewest pages.
+# The remote session's functions come first, then those only the bulk run ran, then those
+# only the embedded server ran, so that a client of a remote server keeps the fewest pages.
 import re, sys
 binary, out, sessions = sys.argv[1], sys.argv[2], sys.argv[3:]
 def ran(path):
