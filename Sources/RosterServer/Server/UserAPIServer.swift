@@ -25,7 +25,9 @@ public enum UserAPIServer {
 
     /// How long a stop waits for the requests in flight before it cancels them: longer than
     /// any request's database deadline, so a request that can still be answered is.
-    static let gracefulShutdownLimit = PostgresDatabase.standardWorkDeadline + .seconds(5)
+    static func gracefulShutdownLimit(_ configuration: ServerConfiguration) -> Duration {
+        configuration.databaseWorkDeadline + .seconds(5)
+    }
     /// How long a cancelled request may take to end before the process is ended.
     static let cancellationLimit = Duration.seconds(10)
 
@@ -93,7 +95,7 @@ public enum UserAPIServer {
         // work ends within its deadline (`PostgresDatabase.withConnection`), so past this a
         // request is stuck, and the group cancels it; a service that ignores even that ends the
         // process (swift-service-lifecycle's fatal error) rather than leaving it running.
-        groupConfiguration.maximumGracefulShutdownDuration = UserAPIServer.gracefulShutdownLimit
+        groupConfiguration.maximumGracefulShutdownDuration = UserAPIServer.gracefulShutdownLimit(configuration)
         groupConfiguration.maximumCancellationDuration = UserAPIServer.cancellationLimit
         let group = ServiceGroup(configuration: groupConfiguration)
         let task = Task {
