@@ -7,7 +7,7 @@ import Testing
 /// The list's paging window under any sequence of moves, resizes, searches and failures: the
 /// selection stays on screen and in the list, the cache stays bounded, and once the loads
 /// settle every row on screen is the user the directory has there, or its page's error.
-@Suite("PageWindow properties: any sequence of moves, resizes, searches and failures", .timeLimit(.minutes(2)))
+@Suite("PageWindow properties: any sequence of moves, resizes, searches and failures", .timeLimit(.minutes(5)))
 @MainActor
 struct PageWindowPropertyTests {
     /// One thing a person (or the network) does to the list.

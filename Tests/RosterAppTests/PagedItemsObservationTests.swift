@@ -53,7 +53,7 @@ struct PagedItemsObservationTests {
         await harness.openGroups()
         let groups = harness.view.groups
         await harness.groups.failNext(.listGroups, with: unavailable)
-        let failed = FlagBox()
+        let failed = Flag()
         withObservationTracking { _ = groups.moreFailure } onChange: { failed.set() }
         groups.moveToBottom()
         await harness.settle()

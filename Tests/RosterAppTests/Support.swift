@@ -1,7 +1,6 @@
 import Observation
 import RosterKit
 import RosterKitTestSupport
-import Synchronization
 import Testing
 @testable import RosterApp
 
@@ -21,17 +20,11 @@ func eventually(maximumYields: Int = 200_000, _ condition: @MainActor () -> Bool
 /// what the front end's withObservationTracking would see.
 @MainActor
 func observedChange(of read: @MainActor () -> Void, during action: @MainActor () -> Void) -> Bool {
-    // onChange is @Sendable; the flag is an atomic box it may touch from anywhere.
-    let box = FlagBox()
+    // onChange is @Sendable; the flag may be set from anywhere.
+    let box = Flag()
     withObservationTracking { read() } onChange: { box.set() }
     action()
     return box.isSet
-}
-
-final class FlagBox: Sendable {
-    private let flag = Atomic<Bool>(false)
-    func set() { flag.store(true, ordering: .relaxed) }
-    var isSet: Bool { flag.load(ordering: .relaxed) }
 }
 
 let unavailable = APIError.serviceUnavailable(retryAfter: nil, nil)

@@ -7,7 +7,7 @@ import Testing
 
 /// A bulk suspend driven through the app's models against the real server, over HTTP: marks
 /// by hand and "all matching", and the server's own answer afterwards.
-@Suite("Bulk actions against roster-server", .timeLimit(.minutes(2)))
+@Suite("Bulk actions against roster-server", .timeLimit(.minutes(5)))
 @MainActor
 struct BulkAgainstServerTests {
     @Test func suspendingMarkedAndAllMatchingUsersOnTheRealServer() async throws {

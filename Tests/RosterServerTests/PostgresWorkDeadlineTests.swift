@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import PostgresNIO
 import RosterKit
+import RosterKitTestSupport
 @testable import RosterServer
 import Testing
 
@@ -109,11 +110,4 @@ struct WorkDeadlineTests {
         #expect(ContinuousClock.now - started < .seconds(60), "ended by the cancel, not the 600 s")
         #expect(!abandoned.isSet)
     }
-}
-
-/// A flag set from any thread.
-private final class Flag: Sendable {
-    private let value = NIOLockedValueBox(false)
-    var isSet: Bool { value.withLockedValue { $0 } }
-    func set() { value.withLockedValue { $0 = true } }
 }

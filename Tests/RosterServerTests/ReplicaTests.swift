@@ -37,14 +37,23 @@ struct ReplicaTests {
     private func withReplicas(_ count: Int, on database: SharedDatabase = .postgres,
                               _ body: ([RosterAPIDirectory]) async throws -> Void) async throws {
         try await withReplicaURLs(count, on: database) { urls in
-            try await body(urls.map { RosterAPIDirectory(client: Self.client(baseURL: $0)) })
+            var directories: [RosterAPIDirectory] = []
+            for url in urls {
+                let client = Self.client(baseURL: url)
+                // As the app does: a create carries an Idempotency-Key, and a server known to
+                // replay keys may be sent it again after a 503 (a burst of 300 writes on two
+                // busy cores can pass a write's 15 s database deadline).
+                _ = await client.learnServerFeatures()
+                directories.append(RosterAPIDirectory(client: client))
+            }
+            try await body(directories)
         }
     }
 
     private static func client(baseURL: URL) -> APIClient {
         APIClient(
-            baseURL: baseURL, token: token, transport: ConcurrencyTests.patientTransport, retryPolicy: .never,
-            deadline: .seconds(60), logger: quietLogger)
+            baseURL: baseURL, token: token, transport: ConcurrencyTests.patientTransport,
+            retryPolicy: RetryPolicy(maximumAttempts: 4), deadline: .seconds(60), logger: quietLogger)
     }
 
     /// The same, handing the body each server's URL.

@@ -7,7 +7,7 @@ import Testing
 /// A PATCH applied by the server equals the same change made by hand and sent with PUT: the
 /// same answer (status, and the resource but for `meta`), or the same refusal, for any
 /// sequence of changes with any Unicode in them.
-@Suite("SCIM PATCH properties: the same as the change made with PUT", .timeLimit(.minutes(2)))
+@Suite("SCIM PATCH properties: the same as the change made with PUT", .timeLimit(.minutes(5)))
 struct SCIMPatchPropertyTests {
     /// One change, as a PATCH operation and as the edit it makes to the resource.
     enum Change: Sendable, CustomStringConvertible {

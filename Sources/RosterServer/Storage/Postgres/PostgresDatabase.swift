@@ -30,15 +30,26 @@ final class PostgresDatabase: Sendable {
     static let maintenanceDeadline = Duration.seconds(3600)
 
     /// Connects, and brings the schema up to date (`PostgresSchema`); tests of an upgrade stop
-    /// at an older `schemaVersion`.
+    /// at an older `schemaVersion`. Only reaching the database is bounded by
+    /// `connectionDeadline`: the migrations have the maintenance deadline, since one that
+    /// rewrites a million users takes minutes, and under load even an empty database's took
+    /// longer than 30 s (the test suite's first run on a new machine).
     static func open(
-        url: String, logger: Logger, schemaVersion: Int = .max, workDeadline: Duration = standardWorkDeadline
+        url: String, logger: Logger, schemaVersion: Int = .max, workDeadline: Duration = standardWorkDeadline,
+        connectionDeadline: Duration = connectionDeadline
     ) async throws -> PostgresDatabase {
         let database = PostgresDatabase(
             client: PostgresClient(configuration: try PostgresURL.configuration(url), backgroundLogger: logger), logger: logger,
             workDeadline: workDeadline)
         do {
-            try await withConnectionDeadline(url: url) { try await PostgresSchema.migrate(database, upTo: schemaVersion) }
+            do {
+                try await database.withConnection(deadline: connectionDeadline) { [logger] connection in
+                    _ = try await connection.query("SELECT 1", logger: logger)
+                }
+            } catch StoreError.databaseUnavailable {
+                throw Unreachable(url: url, waited: connectionDeadline)
+            }
+            try await PostgresSchema.migrate(database, upTo: schemaVersion)
         } catch {
             await database.close()
             throw error
@@ -53,24 +64,17 @@ final class PostgresDatabase: Sendable {
 
     struct Unreachable: Error, CustomStringConvertible {
         var url: String
+        var waited: Duration
         var description: String {
-            "Could not reach PostgreSQL at \(PostgresURL.redacted(url)) within \(PostgresDatabase.connectionDeadline): is it running, and do the user, password and database exist?"
+            "Could not reach PostgreSQL at \(PostgresURL.redacted(url)) within \(waited): is it running, and do the user, password and database exist?"
         }
     }
 
-    private static func withConnectionDeadline(url: String, _ body: @escaping @Sendable () async throws -> Void) async throws {
-        try await withThrowingTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                try await body()
-                return true
-            }
-            group.addTask {
-                try await Task.sleep(for: connectionDeadline)
-                return false
-            }
-            let finished = try await group.next() ?? false
-            group.cancelAll()
-            guard finished else { throw Unreachable(url: url) }
+    /// Runs `statement` (VACUUM, which cannot run in a transaction) on a connection of its own,
+    /// with the maintenance deadline.
+    func maintain(_ statement: PostgresQuery) async throws {
+        try await withConnection(deadline: Self.maintenanceDeadline) { [logger] connection in
+            _ = try await connection.query(statement, logger: logger)
         }
     }
 

@@ -11,7 +11,7 @@ enum PostgresSchema {
     }
 
     /// Any number constant to this app: replicas starting together migrate one at a time.
-    private static let migrationLock: Int64 = 0x526F_7374_6572
+    static let migrationLock: Int64 = 0x526F_7374_6572
 
     static let migrations = [
         Migration(version: 1, name: "users, sort keys, trigram search, counts, write generation", statements: v1),
@@ -36,7 +36,7 @@ enum PostgresSchema {
         let applied = try await applyMigrations(database, upTo: lastVersion)
         if !applied.isDisjoint(with: rewritesUsers) {
             // VACUUM cannot run inside the migrations' transaction.
-            try await database.client.query("VACUUM (ANALYZE) users", logger: database.logger)
+            try await database.maintain("VACUUM (ANALYZE) users")
         }
     }
 

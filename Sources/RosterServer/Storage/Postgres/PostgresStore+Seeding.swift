@@ -47,10 +47,10 @@ extension PostgresStore {
         }
         // Statistics for the planner, and the visibility map that lets a deep page skip its
         // rows in an index-only scan (`PostgresListQuery`); VACUUM cannot run in a transaction.
-        try await database.client.query("VACUUM (ANALYZE) users", logger: logger)
-        try await database.client.query("VACUUM (ANALYZE) user_keys", logger: logger)
+        try await database.maintain("VACUUM (ANALYZE) users")
+        try await database.maintain("VACUUM (ANALYZE) user_keys")
         if !directory.groups.isEmpty {
-            try await database.client.query("VACUUM (ANALYZE) memberships", logger: logger)
+            try await database.maintain("VACUUM (ANALYZE) memberships")
         }
     }
 }
