@@ -176,6 +176,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 // NIOThreadPool: long reads run on its threads, not the cooperative pool's.
                 .product(name: "NIOPosix", package: "swift-nio"),
+                // HTTPParserError, which `HTTPService` passes on as Hummingbird's own loop does.
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

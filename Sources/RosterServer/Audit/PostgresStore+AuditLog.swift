@@ -3,22 +3,19 @@ import PostgresNIO
 
 extension PostgresStore: AuditLog {
     func auditEntries(_ query: AuditQuery) async throws -> [AuditEntry] {
-        var sql = PostgresQuery(unsafeSQL: "SELECT seq, at, token, client, request_id, via, resource, resource_id, action, changes FROM audit_log WHERE true")
-        var bindings = PostgresBindings()
-        func add(_ condition: String, _ value: some PostgresNonThrowingEncodable) {
-            bindings.append(value)
-            sql = PostgresQuery(unsafeSQL: sql.sql + " AND \(condition) $\(bindings.count)")
-        }
-        if let since = query.since { add("at >=", Milliseconds.of(since)) }
-        if let resource = query.resource { add("resource =", resource) }
-        if let id = query.resourceID { add("resource_id =", id) }
-        if let token = query.token { add("token =", token) }
-        if let action = query.action { add("action =", action) }
-        if let before = query.before { add("seq <", before) }
-        bindings.append(Int64(query.limit))
-        let statement = PostgresQuery(unsafeSQL: sql.sql + " ORDER BY seq DESC LIMIT $\(bindings.count)", binds: bindings)
+        var conditions: [PostgresSQL] = ["true"]
+        if let since = query.since { conditions.append("at >= \(Milliseconds.of(since))") }
+        if let resource = query.resource { conditions.append("resource = \(resource)") }
+        if let id = query.resourceID { conditions.append("resource_id = \(id)") }
+        if let token = query.token { conditions.append("token = \(token)") }
+        if let action = query.action { conditions.append("action = \(action)") }
+        if let before = query.before { conditions.append("seq < \(before)") }
+        let statement: PostgresSQL = """
+            SELECT seq, at, token, client, request_id, via, resource, resource_id, action, changes FROM audit_log
+            WHERE \(PostgresSQL.joined(conditions, separator: " AND ")) ORDER BY seq DESC LIMIT \(Int64(query.limit))
+            """
         return try await database.withConnection { [logger] connection in
-            let rows = try await connection.query(statement, logger: logger)
+            let rows = try await connection.query(statement.query, logger: logger)
             var entries: [AuditEntry] = []
             for try await (seq, at, token, client, requestID, via, resource, resourceID, action, changes) in rows.decode(
                 (Int64, Int64, String, String, String, String, String, String, String, String).self

@@ -78,17 +78,17 @@ public enum UserAPIServer {
             services.append(AuditRetention(log: backend.auditLog, keep: keep, now: configuration.now, logger: logger))
         }
         let secure = certificate != nil
-        let app = Application(
-            router: router,
+        let app = HTTPService(
+            responder: router.buildResponder(),
             server: try certificate.map { try HTTPServerBuilder.http2Upgrade(tlsConfiguration: $0.tlsConfiguration()) } ?? .http1(),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: requestedPort)),
+            address: .hostname(host, port: requestedPort),
+            logger: logger,
             onServerRunning: { channel in
                 let url = baseURL(host: host, port: channel.localAddress?.port ?? requestedPort, secure: secure)
                 onListening?(url)
                 listening.yield(url)
                 listening.finish()
-            },
-            logger: logger)
+            })
         var groupConfiguration = ServiceGroupConfiguration(
             services: [app as any Service] + services, gracefulShutdownSignals: configuration.stopsOnSignals ? [UnixSignal.sigterm, .sigint] : [], logger: logger)
         // A stop waits for the requests in flight, but not forever: each request's database
