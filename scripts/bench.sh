@@ -99,7 +99,9 @@ remote=(--server "$URL" --token "$TOKEN")
 
 if has keys; then
     bench less-keys "" q 'j*300,<PgDn>*30' 5 -- less "$workdir/lines.txt"
-    both keys "1 / $total" q 'j*300,<PgDn>*30' 5 -- "${remote[@]}"
+    # Z last (bound to nothing; tuibench waits its key timeout for it): the idle after the keys
+    # opens once the detail pane has loaded the user the last PgDn rests on.
+    both keys "1 / $total" q 'j*300,<PgDn>*30,Z' 5 -- "${remote[@]}"
     # Idle once the work a key leaves behind is done: the detail pane follows the selection
     # 150 ms after it rests and loads the user. Z is bound to nothing: it draws nothing, and
     # tuibench waits its --key-timeout-ms (2 s) for it, so the idle window starts after that.
@@ -220,7 +222,7 @@ bulk_bench() {
     done
 }
 # The baseline first: the same marks and keys, no run (its log has no "bulk run" line).
-after="j*300,<PgDn>*30"
+after="j*300,<PgDn>*30,Z"
 bulk_bench roster-bulk-rest "<Space>*1000,j*$BULK_JS,$after"
 bulk_bench roster-bulk "<Space>*1000,S,y,j*$BULK_JS,<C-q>*$BULK_WAIT,$after"
 
