@@ -106,7 +106,16 @@ struct AccessReviewAgainstServersTests {
         await app.activity.waitForLoads()
         let run = try #require(app.bulkRun)
         #expect(run.progress.succeeded == 3 && run.progress.failed == 0, "\(run.failures.map(\.reason))")
-        #expect((0..<app.list.rowCount).allSatisfy { app.list.state.value?.user(at: $0)?.status == .suspended }, "the list shows them suspended")
+        // The run's end starts the list's refresh; on a loaded machine the wait above can end
+        // between the two, so wait (bounded) for the refreshed rows.
+        var shown = false
+        for _ in 0..<100 {
+            await app.activity.waitForLoads()
+            shown = app.list.rowCount > 0 && (0..<app.list.rowCount).allSatisfy { app.list.state.value?.user(at: $0)?.status == .suspended }
+            if shown { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(shown, "the list shows them suspended")
 
         let suspended = try await Self.accounts(target)
         for (key, account) in before {
