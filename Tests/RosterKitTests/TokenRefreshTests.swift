@@ -38,7 +38,10 @@ struct TokenRefreshTests {
 
     func repository(_ transport: ScriptedTransport, tokens: TokenProvider, log: LogRecorder) -> RosterAPIDirectory {
         RosterAPIDirectory(client: APIClient(
-            baseURL: testBaseURL, tokens: tokens, transport: transport, retryPolicy: .never, logger: log.logger(level: .trace)))
+            // tokenCommand is a process: under the whole suite's load its runs alone took over
+            // 30 s (the default deadline) in a CI run. These tests judge the 401s, not time.
+            baseURL: testBaseURL, tokens: tokens, transport: transport, retryPolicy: .never,
+            deadline: Duration.seconds(300).scaledForTests, logger: log.logger(level: .trace)))
     }
 
     @Test("a 401 runs tokenCommand again and the request is retried once with the new token")
