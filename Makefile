@@ -4,8 +4,12 @@ SWIFT ?= swift
 CONFIG ?= debug
 BIN := .build/$(CONFIG)
 # Release builds put each function in a section of its own, so that the link can place the code
-# a session runs side by side (Package.swift's leanReleaseLink, Config/roster.order).
-RELEASE := build -c release -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections
+# a session runs side by side (Package.swift's leanReleaseLink, Config/roster.order). And they
+# get a generic type's metadata by calling its accessor, not by demangling its name at run time,
+# which checks each generic requirement by scanning every protocol conformance in the binary:
+# a quarter of the instructions of a start (docs/benchmarks.md, "Issue 28, eighth pass").
+RELEASE := build -c release -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections \
+	-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 # The Swift driver does not compile a module again when only its flags changed, so a release
 # build made with other flags is removed before the next (release-flags, a prerequisite of
 # every target that builds release).

@@ -57,6 +57,14 @@ static inline attr_t roster_a_reverse(void) { return A_REVERSE; }
 static inline attr_t roster_a_underline(void) { return A_UNDERLINE; }
 static inline attr_t roster_color_pair(int pair) { return (attr_t)COLOR_PAIR(pair); }
 static inline int roster_wattrset(WINDOW *window, attr_t attributes) { return wattrset(window, (int)attributes); }
+/* Blanks in one style across count cells from (row, column): one call that sets the cells,
+   where writing a string of spaces goes through ncurses' character handling cell by cell. */
+static inline int roster_fill_blanks(WINDOW *window, int row, int column, attr_t attributes, int count) {
+    cchar_t blank;
+    wchar_t space[2] = { L' ', L'\0' };
+    setcchar(&blank, space, attributes & ~A_COLOR, (short)PAIR_NUMBER(attributes), NULL);
+    return mvwhline_set(window, row, column, &blank, count);
+}
 
 /* Box-drawing characters of the alternate character set (wide variants). */
 static inline const cchar_t *roster_wacs_hline(void) { return WACS_HLINE; }

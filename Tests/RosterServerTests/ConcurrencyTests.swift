@@ -5,12 +5,13 @@ import Testing
 @Suite("Concurrent writes")
 struct ConcurrencyTests {
     /// The 200 requests queue for the transport's few connections to the server, and the
-    /// default transport gives up on a queued request after its 5 s connect timeout: with
-    /// every other suite running on two cores, a debug build on PostgreSQL can take longer to
-    /// work through the queue. A wait is not what these tests judge; the winners are.
+    /// transport gives up on a queued request after its connect timeout (never sent: the
+    /// server stores none of them): with every other suite running on two cores, a debug
+    /// build on PostgreSQL took past 60 s to work through the queue here. A wait is not what
+    /// these tests judge; the winners are.
     static let patientTransport: AsyncHTTPTransport = {
         do {
-            return try AsyncHTTPTransport(options: TransportOptions(connectTimeout: .seconds(60), requestTimeout: .seconds(120)))
+            return try AsyncHTTPTransport(options: TransportOptions(connectTimeout: .seconds(300), requestTimeout: .seconds(300)))
         } catch {
             fatalError("these transport options cannot fail: \(error)")
         }
@@ -29,7 +30,7 @@ struct ConcurrencyTests {
             // PostgreSQL's writers take turns on the generation row: 200 creates in a row, each with
             // its triggers, took 6.5 s alone and over 30 s (the standard deadline) with the whole
             // suite running. Each request may wait as long as the transport does.
-            let users = RosterAPIDirectory(client: server.client(transport: Self.patientTransport, deadline: .seconds(120)))
+            let users = RosterAPIDirectory(client: server.client(transport: Self.patientTransport, deadline: .seconds(300)))
             let outcomes = await withTaskGroup(of: (String, Result<User, APIError>).self) { group in
                 for draft in drafts {
                     group.addTask {

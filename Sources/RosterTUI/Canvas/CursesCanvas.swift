@@ -39,19 +39,25 @@ public final class CursesCanvas: Canvas {
         guard point.row >= 0, point.row < size.rows, point.column >= 0, point.column < size.columns else { return 0 }
         let prepared = CanvasText.prepare(text, column: point.column, maxColumns: maxColumns, screenColumns: size.columns)
         guard !prepared.isEmpty else { return 0 }
-        buffer.removeAll(keepingCapacity: true)
-        for scalar in prepared.unicodeScalars { buffer.append(wchar_t(bitPattern: scalar.value)) }
+        // The characters go into a local array (the reused buffer, moved out and back): appending
+        // to the stored property checks exclusive access at every character.
+        var characters: [wchar_t] = []
+        swap(&characters, &buffer)
+        characters.removeAll(keepingCapacity: true)
+        for scalar in prepared.unicodeScalars { characters.append(wchar_t(bitPattern: scalar.value)) }
         _ = roster_wattrset(roster_stdscr(), attributes[style] ?? roster_a_normal())
-        buffer.withUnsafeBufferPointer { pointer in
+        characters.withUnsafeBufferPointer { pointer in
             _ = mvwaddnwstr(roster_stdscr(), Int32(point.row), Int32(point.column), pointer.baseAddress, Int32(pointer.count))
         }
+        swap(&characters, &buffer)
         return TextWidth.columns(of: prepared)
     }
 
     public func fill(_ point: Point, width: Int, style: Style) {
         let end = min(size.columns, point.column + width)
         guard point.row >= 0, point.row < size.rows, point.column < end else { return }
-        draw(String(repeating: " ", count: end - max(0, point.column)), at: Point(row: point.row, column: max(0, point.column)), style: style, maxColumns: nil)
+        let start = max(0, point.column)
+        _ = roster_fill_blanks(roster_stdscr(), Int32(point.row), Int32(start), attributes[style] ?? roster_a_normal(), Int32(end - start))
     }
 
     public func setCursor(_ point: Point?) {
