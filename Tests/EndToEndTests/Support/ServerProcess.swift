@@ -26,17 +26,24 @@ final class ServerProcess {
         self.database = database ?? directory.appendingPathComponent("users.sqlite").path
         baseArguments = ["--database", self.database, "--token", token, "--seed", String(seed)]
         self.extraArguments = extraArguments
-        (process, url) = try Self.launch(baseArguments + extraArguments + ["--port", "0"])
+        (process, url) = try Self.launch(baseArguments + extraArguments + ["--port", "0"], errors: directory)
     }
 
+    /// Where each start's standard error goes (appended), for a test's message when it fails.
+    private static func errorsFile(in directory: URL) -> URL { directory.appendingPathComponent("server-stderr.log") }
+
     /// Starts the binary and waits for "listening on http://HOST:PORT", printed once before it serves.
-    private static func launch(_ arguments: [String]) throws -> (Process, URL) {
+    private static func launch(_ arguments: [String], errors directory: URL) throws -> (Process, URL) {
         let process = Process()
         process.executableURL = try BuiltProducts.url(of: "roster-server")
         process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        let errors = errorsFile(in: directory)
+        if !FileManager.default.fileExists(atPath: errors.path) { _ = FileManager.default.createFile(atPath: errors.path, contents: nil) }
+        let errorHandle = try FileHandle(forWritingTo: errors)
+        try errorHandle.seekToEnd()
+        process.standardError = errorHandle
         try process.run()
 
         var buffer = Data()
@@ -83,7 +90,7 @@ final class ServerProcess {
         var attempt = 0
         while true {
             do {
-                (process, url) = try Self.launch(arguments)
+                (process, url) = try Self.launch(arguments, errors: directory)
                 return
             } catch where attempt < 20 {
                 attempt += 1
@@ -93,6 +100,15 @@ final class ServerProcess {
     }
 
     var isRunning: Bool { process.isRunning }
+
+    /// How the server ended, or that it runs; with the end of what it wrote to standard error.
+    var stateForMessages: String {
+        let state = process.isRunning
+            ? "running"
+            : "exited (\(process.terminationReason == .uncaughtSignal ? "signal" : "status") \(process.terminationStatus))"
+        let errors = (try? String(contentsOf: Self.errorsFile(in: directory), encoding: .utf8)) ?? ""
+        return "roster-server \(state); the end of its standard error: \(errors.suffix(2_000))"
+    }
 
     /// Sends SIGTERM and returns how long the server took to exit, or nil (and SIGKILLs it)
     /// when it had not exited after `limit`.
