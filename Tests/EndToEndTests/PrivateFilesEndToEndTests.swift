@@ -1,4 +1,5 @@
 import Foundation
+import RosterKitTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc

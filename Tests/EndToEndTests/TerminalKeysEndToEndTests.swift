@@ -1,4 +1,5 @@
 import Foundation
+import RosterKitTestSupport
 import Testing
 
 /// The keys as terminals really send them, written as raw bytes into a real pty (tmux's pane),
@@ -104,11 +105,11 @@ struct TerminalKeysEndToEndTests {
         ])
         defer { tmux.kill() }
         let statusFile = folder.appendingPathComponent("status")
-        try await waitUntil(timeout: .seconds(20), "roster to exit") {
+        try await waitUntil(within: .seconds(20), "roster to exit") {
             (try? String(contentsOf: statusFile, encoding: .utf8))?.hasSuffix("\n") == true
                 && FileManager.default.fileExists(atPath: folder.appendingPathComponent("after").path)
         }
-        try await waitUntil(timeout: .seconds(5), "stty to write the modes after") {
+        try await waitUntil(within: .seconds(5), "stty to write the modes after") {
             ((try? String(contentsOf: folder.appendingPathComponent("after"), encoding: .utf8)) ?? "").hasSuffix("\n")
         }
         let read = { (name: String) in try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) }

@@ -108,12 +108,9 @@ struct AccessReviewAgainstServersTests {
         #expect(run.progress.succeeded == 3 && run.progress.failed == 0, "\(run.failures.map(\.reason))")
         // The run's end starts the list's refresh; on a loaded machine the wait above can end
         // between the two, so wait (bounded) for the refreshed rows.
-        var shown = false
-        for _ in 0..<100 {
+        let shown = await eventually(within: .seconds(5), poll: .milliseconds(50)) { @MainActor in
             await app.activity.waitForLoads()
-            shown = app.list.rowCount > 0 && (0..<app.list.rowCount).allSatisfy { app.list.state.value?.user(at: $0)?.status == .suspended }
-            if shown { break }
-            try await Task.sleep(for: .milliseconds(50))
+            return app.list.rowCount > 0 && (0..<app.list.rowCount).allSatisfy { app.list.state.value?.user(at: $0)?.status == .suspended }
         }
         #expect(shown, "the list shows them suspended")
 

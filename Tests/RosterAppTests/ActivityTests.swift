@@ -27,9 +27,9 @@ struct ActivityTests {
         _ = activity.startLoad { await gate.pass() }
         #expect(activity.spinnerFrame == 0)
         await clock.advance(by: .milliseconds(100))
-        #expect(await eventually { activity.spinnerFrame == 1 })
+        #expect(await eventuallyAfterYields { activity.spinnerFrame == 1 })
         await clock.advance(by: .milliseconds(900))
-        #expect(await eventually { activity.spinnerFrame == 10 })
+        #expect(await eventuallyAfterYields { activity.spinnerFrame == 10 })
         gate.open()
         await activity.waitForLoads()
     }
@@ -38,7 +38,7 @@ struct ActivityTests {
         let gate = CallGate()
         _ = activity.startLoad { await gate.pass() }
         await clock.advance(by: .milliseconds(300))
-        #expect(await eventually { activity.spinnerFrame == 3 })
+        #expect(await eventuallyAfterYields { activity.spinnerFrame == 3 })
         gate.open()
         await activity.waitForLoads()
         // No timer is left on the clock, so nothing can wake the view while idle.

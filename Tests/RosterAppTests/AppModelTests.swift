@@ -66,7 +66,7 @@ struct AppModelTests {
         app.start()
         await gate.waitForArrivals()
         await clock.advance(by: .milliseconds(500))
-        #expect(await eventually { app.activity.spinnerFrame == 5 })
+        #expect(await eventuallyAfterYields { app.activity.spinnerFrame == 5 })
         gate.open()
         await app.activity.waitForLoads()
         #expect(!app.isLoading)
@@ -213,7 +213,7 @@ struct AppModelTests {
         await clock.advance(by: AppModel.statusMessageDuration - .milliseconds(1))
         #expect(app.statusMessage?.text == "Created Zoe Quinn")
         await clock.advance(by: .milliseconds(1))
-        #expect(await eventually { app.statusMessage == nil })
+        #expect(await eventuallyAfterYields { app.statusMessage == nil })
     }
 
     @Test func aNewerMessageIsNotClearedByTheOlderOnesTimer() async {
@@ -223,7 +223,7 @@ struct AppModelTests {
         await clock.advance(by: .seconds(1)) // the first message's time is up
         #expect(app.statusMessage?.text == "two")
         await clock.advance(by: .seconds(2))
-        #expect(await eventually { app.statusMessage == nil })
+        #expect(await eventuallyAfterYields { app.statusMessage == nil })
     }
 
     @Test func editingSavesTheSelectedUser() async throws {
@@ -587,7 +587,7 @@ struct DirectoryTraitsTests {
         app.setListViewport(height: 10)
         app.start()
         await app.activity.waitForLoads()
-        #expect(await eventually { app.traits.dialect == .scim })
+        #expect(await eventuallyAfterYields { app.traits.dialect == .scim })
         return app
     }
 
@@ -606,6 +606,6 @@ struct DirectoryTraitsTests {
         app.editLine(.insert("User 1"))
         app.commitLine()
         await app.activity.waitForLoads()
-        #expect(await eventually { app.statusMessage?.text.hasPrefix("This server searches by prefix") == true })
+        #expect(await eventuallyAfterYields { app.statusMessage?.text.hasPrefix("This server searches by prefix") == true })
     }
 }

@@ -168,7 +168,7 @@ struct BulkTests {
         app.toggleSuspended()
         confirm(app)
         let run = try #require(app.bulkRun)
-        #expect(await eventually { run.phase == .running })
+        #expect(await eventuallyAfterYields { run.phase == .running })
         for _ in 0..<1000 { await Task.yield() }
         #expect(run.inFlight == 0, "every worker waits")
         // The 429 and the requests already in flight beside it (a worker that finished before
@@ -215,7 +215,7 @@ struct BulkTests {
         users[0].groups = [sales] // user 1 is a member already; "User 00000" matches users 1–9
         let repository = InMemoryDirectory(users: users)
         let app = await app(repository, traits: DirectoryTraits(dialect: .roster, hasGroups: true))
-        #expect(await eventually { app.traits.hasGroups })
+        #expect(await eventuallyAfterYields { app.traits.hasGroups })
         app.startSearch()
         for character in "User 000000" { app.editLine(.insert(String(character))) }
         app.commitLine()

@@ -2,6 +2,7 @@ import Foundation
 import RosterJournal
 import RosterKit
 import Testing
+import RosterKitTestSupport
 
 /// How the journal writes (JournalGroupCommit): a pending entry is committed before `begin`
 /// returns, even to a second journal on the same file (another roster); a completion is
@@ -49,12 +50,7 @@ struct ChangeJournalWritingTests {
         let other = try ChangeJournal(path: path)
         let id = try await journal.begin(entry(1))
         journal.complete(id, state: .failed, detail: "refused")
-        var state = try await other.entry(id: id)?.state
-        for _ in 0..<100 where state != .failed {
-            try await Task.sleep(for: .milliseconds(10))
-            state = try await other.entry(id: id)?.state
-        }
-        #expect(state == .failed)
+        #expect(try await eventually(within: .seconds(1), poll: .milliseconds(10)) { try await other.entry(id: id)?.state == .failed })
         #expect(try await other.entry(id: id)?.detail == "refused")
     }
 

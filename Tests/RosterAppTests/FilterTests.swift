@@ -31,7 +31,7 @@ struct FilterTests {
         await repository.setTraits(traits)
         app.start()
         await app.activity.waitForLoads()
-        #expect(await eventually { app.traits == traits })
+        #expect(await eventuallyAfterYields { app.traits == traits })
     }
 
     func settle() async {

@@ -21,7 +21,7 @@ struct GeneratedPasswordTests {
         app.setListViewport(height: 10)
         app.start()
         await app.activity.waitForLoads()
-        #expect(await eventually { app.traits == HelpDeskTests.ldapLike })
+        #expect(await eventuallyAfterYields { app.traits == HelpDeskTests.ldapLike })
         return app
     }
 

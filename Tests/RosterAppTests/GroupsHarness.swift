@@ -30,7 +30,7 @@ struct GroupsHarness {
     func started() async {
         app.start()
         await app.activity.waitForLoads()
-        #expect(await eventually { app.hasGroups })
+        #expect(await eventuallyAfterYields { app.hasGroups })
     }
 
     /// Everything the app has started, including timers that are due on the manual clock.

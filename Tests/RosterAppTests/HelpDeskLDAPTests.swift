@@ -16,7 +16,7 @@ struct HelpDeskLDAPTests {
         app.setListViewport(height: 10)
         app.start()
         await app.activity.waitForLoads()
-        #expect(await eventually { app.traits.canResetPassword && app.traits.canUnlock && !app.traits.canRequirePasswordChange })
+        #expect(await eventuallyAfterYields { app.traits.canResetPassword && app.traits.canUnlock && !app.traits.canRequirePasswordChange })
         let user = try #require(app.list.selectedUser)
 
         app.startPasswordReset()

@@ -19,7 +19,7 @@ struct HelpDeskTests {
         app.setListViewport(height: 10)
         app.start()
         await app.activity.waitForLoads()
-        #expect(await eventually { app.traits == traits })
+        #expect(await eventuallyAfterYields { app.traits == traits })
         return app
     }
 

@@ -46,7 +46,7 @@ struct ServerRestartLDAPTests {
         // `r` while it is still down: the dialog again, nothing lost.
         app.retry()
         await app.activity.waitForLoads()
-        #expect(await eventually { if case .error = app.topScreen { true } else { false } })
+        #expect(await eventuallyAfterYields { if case .error = app.topScreen { true } else { false } })
 
         try resume()
         app.retry()

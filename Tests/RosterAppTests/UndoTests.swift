@@ -234,7 +234,7 @@ struct UndoTests {
         let journal = try journal()
         let app = await app(directory, journal: journal)
         let secret = "Correct-Horse-\(UUID().uuidString)"
-        #expect(await eventually { app.traits.canResetPassword })
+        #expect(await eventuallyAfterYields { app.traits.canResetPassword })
         app.startPasswordReset()
         #expect(app.line != nil, "the password line")
         app.editLine(.insert(secret))
@@ -281,7 +281,7 @@ struct UndoTests {
 
         let app = await app(directory, journal: journal)
         app.offerInterruptedRuns()
-        #expect(await eventually { if case .choice = app.topScreen { true } else { false } })
+        #expect(await eventuallyAfterYields { if case .choice = app.topScreen { true } else { false } })
         guard case .choice(let choice) = app.topScreen else { throw Missing("the question") }
         #expect(choice.message.contains("4 done, 1 may have landed, 1 not sent"), "\(choice.message)")
         #expect(choice.options.map(\.key) == ["f", "u", "l"])
@@ -309,7 +309,7 @@ struct UndoTests {
         try await journal.flush()
         let app = await app(directory, journal: journal)
         app.offerInterruptedRuns()
-        #expect(await eventually { if case .choice = app.topScreen { true } else { false } })
+        #expect(await eventuallyAfterYields { if case .choice = app.topScreen { true } else { false } })
         guard case .choice(let choice) = app.topScreen else { throw Missing("the question") }
         choice.choose("f")
         await app.activity.waitForLoads()

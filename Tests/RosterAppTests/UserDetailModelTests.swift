@@ -61,12 +61,12 @@ struct UserDetailModelTests {
         await gate.waitForArrivals()
         #expect(!activity.isBusy, "a quick check turns no spinner")
         await clock.advance(by: Activity.backgroundGrace)
-        #expect(await eventually { activity.isBusy }, "a slow one does")
+        #expect(await eventuallyAfterYields { activity.isBusy }, "a slow one does")
         detail.show(bob)
         #expect(!activity.isBusy) // the stale load stopped counting
         // Not settle(): Ana's call, still held, counts until it returns.
         await clock.advance(by: UserDetailModel.settleDelay)
-        #expect(await eventually { detail.state == .loaded(bob) })
+        #expect(await eventuallyAfterYields { detail.state == .loaded(bob) })
         gate.open() // Ana's answer arrives last
         await activity.waitForIdle()
         #expect(detail.state == .loaded(bob))

@@ -29,7 +29,7 @@ struct UserListPagingTests {
         await h.repositoryClock.waitForSleepers(1)
         #expect(!h.activity.isBusy, "nobody waits for a page ahead of the screen")
         await h.appClock.advance(by: Activity.backgroundGrace)
-        #expect(await eventually { h.activity.isBusy }, "a slow one turns the spinner")
+        #expect(await eventuallyAfterYields { h.activity.isBusy }, "a slow one turns the spinner")
         await h.repositoryClock.advance(by: .seconds(1))
         await h.activity.waitForLoads()
         #expect(!h.activity.isBusy)

@@ -35,7 +35,7 @@ struct UserListSearchTests {
         h.list.setSearch("ana")
         #expect(!h.activity.isBusy) // the superseded search no longer spins
         await h.appClock.advance(by: UserListModel.searchDebounce)
-        #expect(await eventually { h.list.state.value?.search == "ana" && !h.list.isLoading })
+        #expect(await eventuallyAfterYields { h.list.state.value?.search == "ana" && !h.list.isLoading })
         #expect(h.names() == ["Ana Silva", "Anabel Ruiz", "Juliana Costa"])
 
         slow.open() // "a" answers last
@@ -53,7 +53,7 @@ struct UserListSearchTests {
         await h.repositoryClock.waitForSleepers(1) // "a" waits for its answer
         h.list.setSearch("ana")
         // The request for "a" is cancelled at once, not left to finish.
-        #expect(await eventually { h.repositoryClock.sleeperCount == 0 })
+        #expect(await eventuallyAfterYields { h.repositoryClock.sleeperCount == 0 })
         await h.appClock.advance(by: UserListModel.searchDebounce)
         await h.repositoryClock.waitForSleepers(1)
         await h.repositoryClock.advance(by: .seconds(1))

@@ -155,8 +155,7 @@ struct ImportModelTests {
         app.confirm()
         await first.waitForArrivals()
         // The other two rows are answered; the held one is still on its way.
-        for _ in 0..<400 where model.createdCount < 2 { try await Task.sleep(for: .milliseconds(5)) }
-        #expect(model.createdCount == 2)
+        #expect(await eventually(within: .seconds(2)) { model.createdCount == 2 })
         #expect(app.runningImport === model)
 
         model.writeReportBeforeExit() // what the front end does when a signal ends Roster

@@ -21,14 +21,11 @@ struct DeadlineWaitTests {
     func cancelEndsThem() async throws {
         let waits = DeadlineWait()
         let tasks = (0..<200).map { _ in Task { try await waits.sleep(for: .seconds(3600), clock: ContinuousClock()) } }
-        let limit = ContinuousClock.now + Duration.seconds(60).scaledForTests
-        while waits.armed.withLockedValue({ $0 }) < 200, ContinuousClock.now < limit { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(waits.armed.withLockedValue { $0 } == 200)
+        #expect(await eventually(within: .seconds(60)) { waits.armed.withLockedValue { $0 } == 200 })
         for task in tasks { task.cancel() }
         for task in tasks { await #expect(throws: CancellationError.self) { try await task.value } }
         // Each timer's cancel handler has run: with Task.sleep, each would wait out its hour.
-        while waits.armed.withLockedValue({ $0 }) > 0, ContinuousClock.now < limit { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(waits.armed.withLockedValue { $0 } == 0)
+        #expect(await eventually(within: .seconds(60)) { waits.armed.withLockedValue { $0 } == 0 })
         try await waits.sleep(for: .milliseconds(20), clock: ContinuousClock())
     }
 

@@ -179,8 +179,9 @@ struct SCIMRepositoryTests {
                 let path = request.url.path
                 if path.hasSuffix("/ServiceProviderConfig") || path.contains("/Schemas/") {
                     func listSeen() -> Bool { service.sent(.get).contains { $0.url.path.hasSuffix("/Users") } }
-                    for _ in 0..<100 where !listSeen() { try await Task.sleep(for: .milliseconds(20)) }
-                    if listSeen() { listArrivedFirst.withLockedValue { $0 = true } }
+                    if await eventually(within: .seconds(2), poll: .milliseconds(20), { listSeen() }) {
+                        listArrivedFirst.withLockedValue { $0 = true }
+                    }
                 }
                 return try service.respond(request)
             })

@@ -1,5 +1,6 @@
 import Foundation
 import RosterKit
+import RosterKitTestSupport
 import Testing
 
 @Suite("Concurrent writes")
@@ -9,9 +10,11 @@ struct ConcurrencyTests {
     /// server stores none of them): with every other suite running on two cores, a debug
     /// build on PostgreSQL took past 60 s to work through the queue here. A wait is not what
     /// these tests judge; the winners are.
+    static let patientWait = Duration.seconds(300).scaledForTests
+
     static let patientTransport: AsyncHTTPTransport = {
         do {
-            return try AsyncHTTPTransport(options: TransportOptions(connectTimeout: .seconds(300), requestTimeout: .seconds(300)))
+            return try AsyncHTTPTransport(options: TransportOptions(connectTimeout: patientWait, requestTimeout: patientWait))
         } catch {
             fatalError("these transport options cannot fail: \(error)")
         }
@@ -30,7 +33,7 @@ struct ConcurrencyTests {
             // PostgreSQL's writers take turns on the generation row: 200 creates in a row, each with
             // its triggers, took 6.5 s alone and over 30 s (the standard deadline) with the whole
             // suite running. Each request may wait as long as the transport does.
-            let users = RosterAPIDirectory(client: server.client(transport: Self.patientTransport, deadline: .seconds(300)))
+            let users = RosterAPIDirectory(client: server.client(transport: Self.patientTransport, deadline: Self.patientWait))
             let outcomes = await withTaskGroup(of: (String, Result<User, APIError>).self) { group in
                 for draft in drafts {
                     group.addTask {

@@ -2,6 +2,7 @@ import Foundation
 import RosterKit
 @testable import RosterServer
 import Testing
+import RosterKitTestSupport
 
 /// Deep pages and trigram searches of the unfiltered list are placed by the sort's
 /// `ListOrder` (`SQLiteStore.envelopeByListOrder`); each answer must be byte for byte the one
@@ -58,13 +59,13 @@ struct ListOrderTests {
 
     /// The order kept for `sort`, once the background walk has stored it (nil after 60 s).
     private static func keptOrder(_ store: SQLiteStore, sort: UserSort, at generation: UInt64) async throws -> ListOrder? {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            // While the walk runs, asking changes nothing: the answer is "read as before".
-            if case .use(let order) = store.listOrders?.advice(for: sort, at: generation) { return order }
-            try await Task.sleep(for: .milliseconds(20))
+        var kept: ListOrder?
+        // While the walk runs, asking changes nothing: the answer is "read as before".
+        _ = await eventually(within: .seconds(60), poll: .milliseconds(20)) {
+            if case .use(let order) = store.listOrders?.advice(for: sort, at: generation) { kept = order }
+            return kept != nil
         }
-        return nil
+        return kept
     }
 
     @Test("a create, update and delete through another store's connection are in the next answers",

@@ -3,6 +3,7 @@ import PostgresNIO
 import RosterKit
 @testable import RosterServer
 import Testing
+import RosterKitTestSupport
 
 /// PostgreSQL's deep pages and searches placed by the sort's in-memory `ListOrder`
 /// (`PostgresStore.envelopeByListOrder`): each answer byte for byte the one SQL alone
@@ -33,11 +34,8 @@ struct PostgresListOrderTests {
         // Page 30 skips 1,073 rows: past the quick pages, so it asks for the order.
         _ = try await ordered.listEnvelope(queries[1])
         _ = try await ordered.listEnvelope(queries[1])
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ordered.listOrders?.keeps(sort, at: generation) != true, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        #expect(ordered.listOrders?.keeps(sort, at: generation) == true, "no order was kept for \(sort) at \(generation)")
+        let kept = await eventually(within: .seconds(60), poll: .milliseconds(20)) { ordered.listOrders?.keeps(sort, at: generation) == true }
+        #expect(kept, "no order was kept for \(sort) at \(generation)")
         for query in queries {
             let expected = try await plain.listEnvelope(query)
             #expect(try await ordered.listEnvelope(query) == expected, "\(query)")

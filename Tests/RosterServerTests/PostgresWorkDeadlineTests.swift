@@ -29,7 +29,7 @@ struct PostgresWorkDeadlineTests {
                 let waited = ContinuousClock.now - started
                 #expect(waited >= .seconds(2) && waited < .seconds(60), "answered after \(waited), not when the lock went")
                 // Closed under the write: PostgreSQL ends its backend, and with it the wait for the lock.
-                let ended = try await eventually(timeout: .seconds(30)) {
+                let ended = try await eventually(within: .seconds(30)) {
                     let rows = try await holder.query(
                         // This test's database only: the cluster serves every suite at once.
                         "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",

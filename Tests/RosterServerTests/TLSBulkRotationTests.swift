@@ -54,7 +54,7 @@ extension TLSTests {
         #expect(perUser.count == active && perUser.values.allSatisfy { $0.count == 1 }, "each user changed exactly once")
         #expect(updates.allSatisfy { $0.changes == [FieldChange(field: "status", before: "active", after: "suspended")] })
 
-        let rotated = await eventually(timeout: .seconds(10)) {
+        let rotated = await eventually(within: .seconds(10)) {
             let probe = try? await TLSProbe.probe(host: "127.0.0.1", port: port, caFile: ca.certificatePath, timeout: .seconds(10))
             return probe?.subject.contains("roster-server after") == true && probe?.trustProblem == nil
         }

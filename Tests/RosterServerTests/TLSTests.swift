@@ -107,7 +107,7 @@ struct TLSTests {
             #expect(created == 150)
             #expect(try await users.listUsers(UserQuery(page: 1, perPage: 1)).total == 150)
         }
-        let rotated = await eventually(timeout: .seconds(10)) {
+        let rotated = await eventually(within: .seconds(10)) {
             let probe = try? await TLSProbe.probe(host: "127.0.0.1", port: port, caFile: ca.certificatePath, timeout: .seconds(10))
             return probe?.subject.contains("roster-server after") == true && probe?.trustProblem == nil
         }

@@ -63,17 +63,9 @@ struct GroupsScreenTests {
     func openGroups() async {
         controller.start()
         await settle()
-        #expect(await eventuallyTrue { model.hasGroups })
+        #expect(await eventuallyAfterYields { model.hasGroups })
         press(.tab)
         await settle()
-    }
-
-    func eventuallyTrue(_ condition: () -> Bool) async -> Bool {
-        for _ in 0..<100_000 {
-            if condition() { return true }
-            await Task.yield()
-        }
-        return condition()
     }
 
     @Test func tabShowsTheGroupsAndTheMembersOfTheSelectedOneAt80x24() async {
@@ -235,7 +227,7 @@ struct GroupsScreenTests {
     @Test func everyGroupsStepLeavesTheScreenAFullRedrawWouldDraw() async {
         controller.start()
         await settle()
-        #expect(await eventuallyTrue { model.hasGroups })
+        #expect(await eventuallyAfterYields { model.hasGroups })
         matchesAFullRedraw("the users")
         press(.tab)
         matchesAFullRedraw("Tab, the groups loading")

@@ -1,5 +1,6 @@
 import Foundation
 import RosterKit
+import RosterKitTestSupport
 import Testing
 
 /// The terminal resized every 50 ms for 5 s, as a person dragging a window corner does.
@@ -32,7 +33,7 @@ extension ChaosTests {
         let expected = try await fresh.tmux.waitForScreen("the fresh draw settled") { $0.contains("4 / 300") && $0.contains("● connected") }
         var last = ""
         do {
-            try await waitUntil(timeout: .seconds(10), "the resized frame to equal a fresh draw") {
+            try await waitUntil(within: .seconds(10), "the resized frame to equal a fresh draw") {
                 last = try session.tmux.screen()
                 return last == (try fresh.tmux.screen())
             }

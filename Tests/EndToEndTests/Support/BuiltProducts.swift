@@ -22,15 +22,3 @@ struct EndToEndError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Waits for `condition` by polling, up to `timeout` (a guard against hanging, not a delay:
-/// the wait ends as soon as the condition holds).
-func waitUntil(timeout: Duration = .seconds(20), poll: Duration = .milliseconds(50), _ what: String, _ condition: () throws -> Bool) async throws {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while clock.now < deadline {
-        if try condition() { return }
-        try await Task.sleep(for: poll)
-    }
-    if try condition() { return }
-    throw EndToEndError("timed out after \(timeout) waiting for \(what)")
-}

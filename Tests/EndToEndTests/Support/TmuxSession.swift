@@ -1,4 +1,5 @@
 import Foundation
+import RosterKitTestSupport
 
 /// A detached tmux session of a known size running one command, on a private tmux server
 /// (its own socket), so tests never touch a person's tmux or each other.
@@ -108,7 +109,7 @@ final class TmuxSession {
                        _ condition: (String) -> Bool) async throws -> String {
         var last = ""
         do {
-            try await waitUntil(timeout: timeout, poll: poll, what) {
+            try await waitUntil(within: timeout, poll: poll, what) {
                 last = try screen()
                 return condition(last)
             }

@@ -1,5 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
+import RosterKitTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -85,10 +86,10 @@ final class ServerProcess: Sendable {
 
     /// Waits for the process to end and returns how: its exit status, or the signal that ended it.
     func waitForExit() async -> (reason: Process.TerminationReason, status: Int32) {
-        _ = await eventually(timeout: .seconds(30)) { !self.process.isRunning }
+        _ = await eventually(within: .seconds(30)) { !self.process.isRunning }
         // And until both pipes are read to their end: an exit can come before the last of
         // its output is read (once, a refusal's sentence was not there yet).
-        _ = await eventually(timeout: .seconds(5)) { self.output.ended.withLockedValue { $0 } == 2 }
+        _ = await eventually(within: .seconds(5)) { self.output.ended.withLockedValue { $0 } == 2 }
         return (process.terminationReason, process.terminationStatus)
     }
 

@@ -137,17 +137,6 @@ extension Data {
     static func json(_ text: String) -> Data { Data(text.utf8) }
 }
 
-/// Waits for a condition by polling it, up to a limit (stretched by `TestTimeScale`): for things
-/// the test cannot be told of.
-func eventually(timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows -> Bool {
-    let deadline = ContinuousClock.now + timeout.scaledForTests
-    while ContinuousClock.now < deadline {
-        if try await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return try await condition()
-}
-
 extension QueryBudget {
     /// For a store whose query budget is not what a test checks (QueryBudgetTests does): the
     /// standard 250 ms, even stretched, stopped pages and fills under ThreadSanitizer or a full
