@@ -57,16 +57,18 @@ static inline attr_t roster_a_reverse(void) { return A_REVERSE; }
 static inline attr_t roster_a_underline(void) { return A_UNDERLINE; }
 static inline attr_t roster_color_pair(int pair) { return (attr_t)COLOR_PAIR(pair); }
 static inline int roster_wattrset(WINDOW *window, attr_t attributes) { return wattrset(window, (int)attributes); }
-/* Blanks in one style across count cells from (row, column): one call that sets the cells,
-   where writing a string of spaces goes through ncurses' character handling cell by cell.
-   ncurses renders a plain blank in the window's current attributes, so those are set too:
-   without it a blank in the normal style took the style of whatever was drawn before it. */
-static inline int roster_fill_blanks(WINDOW *window, int row, int column, attr_t attributes, int count) {
+/* `count` copies of one single-column character in `attributes` from (row, column), across or
+   down: one call (mvwhline_set, mvwvline_set) for a fill or a box's edge, where writing a string
+   goes through ncurses' character handling cell by cell. ncurses renders a plain blank in the
+   window's current attributes, so those are set too: without it a blank in the normal style
+   took the style of whatever was drawn before it. */
+static inline int roster_draw_line(WINDOW *window, int row, int column, attr_t attributes, wchar_t character,
+                                   int count, int down) {
     wattrset(window, (int)attributes);
-    cchar_t blank;
-    wchar_t space[2] = { L' ', L'\0' };
-    setcchar(&blank, space, attributes & ~A_COLOR, (short)PAIR_NUMBER(attributes), NULL);
-    return mvwhline_set(window, row, column, &blank, count);
+    cchar_t cell;
+    wchar_t text[2] = { character, L'\0' };
+    setcchar(&cell, text, attributes & ~A_COLOR, (short)PAIR_NUMBER(attributes), NULL);
+    return down ? mvwvline_set(window, row, column, &cell, count) : mvwhline_set(window, row, column, &cell, count);
 }
 
 /* Box-drawing characters of the alternate character set (wide variants). */

@@ -60,8 +60,10 @@ public protocol Canvas: AnyObject {
     /// Returns the number of columns drawn.
     @discardableResult
     func draw(_ text: String, at point: Point, style: Style, maxColumns: Int?) -> Int
-    /// Fills `width` cells from `point` with spaces in `style`.
-    func fill(_ point: Point, width: Int, style: Style)
+    /// Draws `length` copies of `character` from `point`, across or down, cut at the screen's
+    /// edges: a fill (spaces) or a box's edge in one call. `character` is one column wide and
+    /// printable (a space, a box-drawing line), never text from outside.
+    func drawLine(_ character: Character, from point: Point, length: Int, axis: LineAxis, style: Style)
     /// Shows the text cursor at `point`, or hides it when nil.
     func setCursor(_ point: Point?)
     /// Puts the header on the connection's colour (nil: the theme's own); the next frame,
@@ -69,7 +71,17 @@ public protocol Canvas: AnyObject {
     func setHeaderColor(_ color: Theme.Color?)
 }
 
+/// Which way `Canvas.drawLine` goes from its first cell.
+public enum LineAxis: Sendable {
+    case across, down
+}
+
 extension Canvas {
+    /// Fills `width` cells from `point` with spaces in `style`.
+    public func fill(_ point: Point, width: Int, style: Style) {
+        drawLine(" ", from: point, length: width, axis: .across, style: style)
+    }
+
     @discardableResult
     public func draw(_ text: String, at point: Point, style: Style = .normal) -> Int {
         draw(text, at: point, style: style, maxColumns: nil)
@@ -93,21 +105,25 @@ extension Canvas {
     public func drawBox(_ rect: Rect, title: String? = nil, style: Style = .border, titleStyle: Style = .dialogTitle) {
         guard rect.width >= 2, rect.height >= 2 else { return }
         drawTopEdge(of: rect, title: title, style: style, titleStyle: titleStyle)
-        for row in (rect.row + 1)..<(rect.bottom - 1) {
-            draw("│", at: Point(row: row, column: rect.column), style: style)
-            draw("│", at: Point(row: row, column: rect.right - 1), style: style)
-        }
-        draw("└" + String(repeating: "─", count: rect.width - 2) + "┘", at: Point(row: rect.bottom - 1, column: rect.column), style: style)
+        drawLine("│", from: Point(row: rect.row + 1, column: rect.column), length: rect.height - 2, axis: .down, style: style)
+        drawLine("│", from: Point(row: rect.row + 1, column: rect.right - 1), length: rect.height - 2, axis: .down, style: style)
+        drawEdge(row: rect.bottom - 1, of: rect, corners: ("└", "┘"), style: style)
     }
 
     /// The top line of `drawBox`, alone: what changes when only a box's title does.
     public func drawTopEdge(of rect: Rect, title: String? = nil, style: Style = .border, titleStyle: Style = .dialogTitle) {
         guard rect.width >= 2, rect.height >= 1 else { return }
         let inner = rect.width - 2
-        draw("┌" + String(repeating: "─", count: inner) + "┐", at: Point(row: rect.row, column: rect.column), style: style)
+        drawEdge(row: rect.row, of: rect, corners: ("┌", "┐"), style: style)
         if let title, inner > 4 {
             draw(" \(title) ", at: Point(row: rect.row, column: rect.column + 2), style: titleStyle, maxColumns: inner - 2)
         }
+    }
+
+    private func drawEdge(row: Int, of rect: Rect, corners: (left: Character, right: Character), style: Style) {
+        drawLine(corners.left, from: Point(row: row, column: rect.column), length: 1, axis: .across, style: style)
+        drawLine("─", from: Point(row: row, column: rect.column + 1), length: rect.width - 2, axis: .across, style: style)
+        drawLine(corners.right, from: Point(row: row, column: rect.right - 1), length: 1, axis: .across, style: style)
     }
 }
 
@@ -117,5 +133,28 @@ enum CanvasText {
         let available = min(maxColumns ?? Int.max, screenColumns - column)
         guard available > 0 else { return "" }
         return TextWidth.truncate(Sanitizer.sanitize(text), toColumns: available)
+    }
+}
+
+/// The cells of a `Canvas.drawLine` that are on the screen: where they start and how many.
+struct LineCells {
+    var start: Point
+    var count: Int
+
+    init?(from point: Point, length: Int, axis: LineAxis, in size: Size) {
+        switch axis {
+        case .across:
+            guard point.row >= 0, point.row < size.rows else { return nil }
+            let first = max(0, point.column), end = min(size.columns, point.column + length)
+            guard first < end else { return nil }
+            start = Point(row: point.row, column: first)
+            count = end - first
+        case .down:
+            guard point.column >= 0, point.column < size.columns else { return nil }
+            let first = max(0, point.row), end = min(size.rows, point.row + length)
+            guard first < end else { return nil }
+            start = Point(row: first, column: point.column)
+            count = end - first
+        }
     }
 }

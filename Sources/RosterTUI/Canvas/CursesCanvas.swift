@@ -53,11 +53,11 @@ public final class CursesCanvas: Canvas {
         return TextWidth.columns(of: prepared)
     }
 
-    public func fill(_ point: Point, width: Int, style: Style) {
-        let end = min(size.columns, point.column + width)
-        guard point.row >= 0, point.row < size.rows, point.column < end else { return }
-        let start = max(0, point.column)
-        _ = roster_fill_blanks(roster_stdscr(), Int32(point.row), Int32(start), attributes[style] ?? roster_a_normal(), Int32(end - start))
+    public func drawLine(_ character: Character, from point: Point, length: Int, axis: LineAxis, style: Style) {
+        guard let cells = LineCells(from: point, length: length, axis: axis, in: size),
+              let scalar = character.unicodeScalars.first else { return }
+        _ = roster_draw_line(roster_stdscr(), Int32(cells.start.row), Int32(cells.start.column), attributes[style] ?? roster_a_normal(),
+                             wchar_t(bitPattern: scalar.value), Int32(cells.count), axis == .down ? 1 : 0)
     }
 
     public func setCursor(_ point: Point?) {

@@ -65,12 +65,19 @@ public final class GridCanvas: Canvas {
         return column - point.column
     }
 
-    public func fill(_ point: Point, width: Int, style: Style) {
-        guard point.row >= 0, point.row < size.rows else { return }
-        let end = min(size.columns, point.column + width)
-        guard point.column < end else { return }
-        for column in max(0, point.column)..<end { cells[point.row][column] = Cell(text: " ", style: style) }
-        writes[point.row, default: 0] += end - max(0, point.column)
+    public func drawLine(_ character: Character, from point: Point, length: Int, axis: LineAxis, style: Style) {
+        guard let line = LineCells(from: point, length: length, axis: axis, in: size) else { return }
+        let cell = Cell(text: String(character), style: style)
+        for index in 0..<line.count {
+            switch axis {
+            case .across:
+                cells[line.start.row][line.start.column + index] = cell
+                writes[line.start.row, default: 0] += 1
+            case .down:
+                cells[line.start.row + index][line.start.column] = cell
+                writes[line.start.row + index, default: 0] += 1
+            }
+        }
     }
 
     public func setCursor(_ point: Point?) {
