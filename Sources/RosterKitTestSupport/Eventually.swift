@@ -29,15 +29,17 @@ public struct TimedOut: Error, CustomStringConvertible {
     public var description: String
 }
 
-/// Waits by yielding, never by time, until `condition` holds on the main actor; false if it
-/// never does within `maximumYields`. For a view model's work that runs as tasks on the main
-/// actor and that no event announces ("the newest results are on screen while an older call
-/// is still held"): each yield lets those tasks run.
+/// Waits by yielding until `condition` holds on the main actor, for a view model's work that
+/// runs as tasks on the main actor and that no event announces ("the newest results are on
+/// screen while an older call is still held"): each yield lets those tasks run. Past
+/// `maximumYields` it waits by time (`eventually`): on a loaded machine the work may wait on
+/// another executor (an actor's directory) for longer than the yields take. False if the
+/// condition never holds.
 @MainActor
 public func eventuallyAfterYields(maximumYields: Int = 200_000, _ condition: @MainActor () -> Bool) async -> Bool {
     for _ in 0..<maximumYields {
         if condition() { return true }
         await Task.yield()
     }
-    return condition()
+    return await eventually { condition() }
 }

@@ -104,15 +104,17 @@ public final class ManualClock: Clock, Sendable {
         await settle()
     }
 
-    /// Waits (by yielding, not by time) until at least `count` tasks sleep on this clock.
-    /// Returns false if that does not happen within `maximumYields` yields.
+    /// Waits until at least `count` tasks sleep on this clock: by yielding, then, on a machine
+    /// too loaded to have run the sleeper's task by then (it may be on another executor), by
+    /// time (`eventually`). Returns false if that does not happen either way. Advancing before
+    /// a sleeper registers would move its deadline past the advance, and the test would hang.
     @discardableResult
     public func waitForSleepers(_ count: Int = 1, maximumYields: Int = 100_000) async -> Bool {
         for _ in 0..<maximumYields {
             if sleeperCount >= count { return true }
             await Task.yield()
         }
-        return sleeperCount >= count
+        return await eventually { sleeperCount >= count }
     }
 
     /// Waits (by yielding) until some task has asked to sleep for `duration`: other sleepers
@@ -123,7 +125,7 @@ public final class ManualClock: Clock, Sendable {
             if requestedSleeps.contains(duration) { return true }
             await Task.yield()
         }
-        return requestedSleeps.contains(duration)
+        return await eventually { requestedSleeps.contains(duration) }
     }
 
     private func settle() async {

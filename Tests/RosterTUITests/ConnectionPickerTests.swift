@@ -50,45 +50,38 @@ struct ConnectionPickerTests {
     func press(_ keys: Key...) { controller.handle(keys.map(TerminalEvent.key)) }
     func type(_ text: String) { controller.handle(text.map { .key(.character($0)) }) }
 
-    func screenShows(_ text: String) async -> Bool {
-        for _ in 0..<100_000 {
-            if canvas.text.contains(text) { return true }
-            await Task.yield()
-        }
-        return canvas.text.contains(text)
-    }
 
     @Test func switchesAndComesBackToTheSameSearchAndSelection() async throws {
         controller.start()
-        #expect(await screenShows("1 / 36"))
+        #expect(await canvas.eventuallyShows("1 / 36"))
         #expect(canvas.headerColor == .blue)
         #expect(canvas.lines[0].contains("alpha · first"))
         press(.character("/"))
         type("ana")
         await clock.advance(by: UserListModel.searchDebounce)
         press(.enter)
-        #expect(await screenShows("“ana”"))
+        #expect(await canvas.eventuallyShows("“ana”"))
         let firstModel = controller.model
         let selected = firstModel.list.selectedUser?.id
 
         press(.character("C"))
-        #expect(await screenShows("Connections"))
+        #expect(await canvas.eventuallyShows("Connections"))
         // Each row's status arrives from its probe, without a key.
-        #expect(await screenShows("Roster API · 36 users"))
-        #expect(await screenShows("Roster API · 5 users"))
-        #expect(await screenShows("✗ unreachable"))
+        #expect(await canvas.eventuallyShows("Roster API · 36 users"))
+        #expect(await canvas.eventuallyShows("Roster API · 5 users"))
+        #expect(await canvas.eventuallyShows("✗ unreachable"))
         press(.down, .enter)
-        #expect(await screenShows("beta · second"))
+        #expect(await canvas.eventuallyShows("beta · second"))
         #expect(controller.currentConnection == "beta")
         #expect(canvas.headerColor == .red)
-        #expect(await screenShows("1 / 5"))
+        #expect(await canvas.eventuallyShows("1 / 5"))
         #expect(controller.model !== firstModel)
         #expect(!canvas.text.contains("“ana”"))
 
         press(.character("C"))
-        #expect(await screenShows("Connections"))
+        #expect(await canvas.eventuallyShows("Connections"))
         press(.up, .enter)
-        #expect(await screenShows("alpha · first"))
+        #expect(await canvas.eventuallyShows("alpha · first"))
         #expect(controller.model === firstModel)
         #expect(canvas.text.contains("“ana”"))
         #expect(controller.model.list.selectedUser?.id == selected)
@@ -96,23 +89,23 @@ struct ConnectionPickerTests {
 
         // Back to beta again: kept, not opened a second time.
         press(.character("C"), .down, .enter)
-        #expect(await screenShows("beta · second"))
+        #expect(await canvas.eventuallyShows("beta · second"))
         #expect(await opens.count == 1)
     }
 
     @Test func aConnectionThatCannotOpenSaysWhyAndStays() async throws {
         controller.start()
-        #expect(await screenShows("1 / 36"))
+        #expect(await canvas.eventuallyShows("1 / 36"))
         press(.character("C"))
         type("gam")
         press(.enter)
-        #expect(await screenShows("gamma: "))
+        #expect(await canvas.eventuallyShows("gamma: "))
         #expect(controller.currentConnection == "alpha")
         press(.escape)
         #expect(controller.connectionPicker == nil)
         // Keys go to the list again.
         press(.character("j"))
-        #expect(await screenShows("2 / 36"))
+        #expect(await canvas.eventuallyShows("2 / 36"))
     }
 }
 

@@ -30,18 +30,10 @@ struct MainLoopTests {
         controller.handle(text.map { .key(.character($0)) })
     }
 
-    /// Waits (by yielding, not by time) until the screen shows `text`.
-    func screenShows(_ text: String) async -> Bool {
-        for _ in 0..<100_000 {
-            if canvas.text.contains(text) { return true }
-            await Task.yield()
-        }
-        return canvas.text.contains(text)
-    }
 
     func started() async -> Bool {
         controller.start()
-        return await screenShows("1 / 126")
+        return await canvas.eventuallyShows("1 / 126")
     }
 
     @Test func browsing() async throws {
@@ -49,7 +41,7 @@ struct MainLoopTests {
         #expect(canvas.text.contains("126 users"))
         #expect(canvas.text.contains("User 0000001"))
         press(.character("j"), .character("j"), .character("j"), .character("j"), .character("j"))
-        #expect(await screenShows("6 / 126"))
+        #expect(await canvas.eventuallyShows("6 / 126"))
         // The detail pane follows the selection once it rests, with the row's data.
         await clock.advance(by: UserDetailModel.settleDelay)
         await model.activity.waitForIdle()
@@ -59,44 +51,44 @@ struct MainLoopTests {
         #expect(detail.contains(sixth.name))
         #expect(detail.contains(sixth.email))
         press(.character("G"))
-        #expect(await screenShows("126 / 126"))
+        #expect(await canvas.eventuallyShows("126 / 126"))
         press(.home)
-        #expect(await screenShows("1 / 126"))
+        #expect(await canvas.eventuallyShows("1 / 126"))
         press(.pageDown)
-        #expect(await screenShows("\(ScreenLayout(size: canvas.size)!.visibleRows + 1) / 126"))
+        #expect(await canvas.eventuallyShows("\(ScreenLayout(size: canvas.size)!.visibleRows + 1) / 126"))
     }
 
     @Test func searchNarrowsTheList() async throws {
         #expect(await started())
         press(.character("/"))
-        let searchShown = await screenShows("Search:")
+        let searchShown = await canvas.eventuallyShows("Search:")
         #expect(searchShown, "search line: \(canvas.lines.suffix(2))")
         type("ana")
         await clock.advance(by: UserListModel.searchDebounce)
-        let titleShown = await screenShows("“ana”")
+        let titleShown = await canvas.eventuallyShows("“ana”")
         #expect(titleShown, "title: \(canvas.lines.prefix(3))")
-        let positionShown = await screenShows("1 / 1 ")
+        let positionShown = await canvas.eventuallyShows("1 / 1 ")
         #expect(positionShown, "position: \(canvas.lines.prefix(3))")
         #expect(canvas.text.contains("Ana Silva"))
         #expect(!canvas.text.contains("User 0000001"))
         press(.enter)
-        #expect(await screenShows("Esc  Clear search"))
+        #expect(await canvas.eventuallyShows("Esc  Clear search"))
         press(.escape)
-        #expect(await screenShows("1 / 126"))
+        #expect(await canvas.eventuallyShows("1 / 126"))
     }
 
     @Test func creatingAUser() async throws {
         #expect(await started())
         press(.character("n"))
-        #expect(await screenShows("New user"))
+        #expect(await canvas.eventuallyShows("New user"))
         type("Zed Zulu")
         press(.tab)
         type("zed@example.com")
         press(.tab, .right)
         press(.enter)
-        #expect(await screenShows("Created Zed Zulu"))
+        #expect(await canvas.eventuallyShows("Created Zed Zulu"))
         #expect(await repository.calls.contains { if case .create(let draft) = $0 { draft.name == "Zed Zulu" } else { false } })
-        #expect(await screenShows("127 users"))
+        #expect(await canvas.eventuallyShows("127 users"))
     }
 
     @Test func aTakenEmailShowsUnderEmailAndKeepsWhatWasTyped() async throws {
@@ -106,7 +98,7 @@ struct MainLoopTests {
         press(.tab)
         type("ana@example.com")
         press(.enter)
-        #expect(await screenShows("This email is already taken."))
+        #expect(await canvas.eventuallyShows("This email is already taken."))
         #expect(canvas.text.contains("Ana Again"))
         // Under the Email field: the row above the message holds the label and what was typed.
         let error = try #require(canvas.find("This email is already taken."))
@@ -126,14 +118,14 @@ struct MainLoopTests {
         press(.tab)
         type("zed.lost@example.com")
         press(.enter)
-        #expect(await screenShows("Could not create the user"))
+        #expect(await canvas.eventuallyShows("Could not create the user"))
         // The dialog wraps its text over the list's rows: judged a line at a time.
         #expect(canvas.text.contains("a user with this email now") && canvas.text.contains("exists (Zed Lost"))
         #expect(canvas.text.contains("Submitting again would be refused as a duplicate"))
         #expect(canvas.text.contains(" o  Open Zed Lost"))
         #expect(!canvas.text.contains(" r  Retry"), "retrying would be refused, or make a second user")
         press(.character("o"))
-        #expect(await screenShows("Opened Zed Lost"))
+        #expect(await canvas.eventuallyShows("Opened Zed Lost"))
         #expect(!canvas.text.contains("New user"), "the form is closed")
         #expect(model.screens == [.list])
         #expect(model.detail.user?.id == landed.id)
@@ -143,12 +135,12 @@ struct MainLoopTests {
     @Test func aFailedLoadShowsTheErrorDialogAndRRetries() async throws {
         await repository.failNext(.list, with: .serviceUnavailable(retryAfter: nil, nil))
         controller.start()
-        #expect(await screenShows("Could not load the users"))
+        #expect(await canvas.eventuallyShows("Could not load the users"))
         #expect(canvas.text.contains("The server is temporarily unavailable."))
         #expect(canvas.text.contains(" r  Retry"))
         #expect(canvas.lines[0].contains("✗ server failing"), "the server answered: it is not unreachable")
         press(.character("r"))
-        #expect(await screenShows("1 / 126"))
+        #expect(await canvas.eventuallyShows("1 / 126"))
         #expect(!canvas.text.contains("Could not load the users"))
         #expect(canvas.lines[0].contains("● connected"))
     }
@@ -156,8 +148,21 @@ struct MainLoopTests {
     @Test func aServerThatDoesNotAnswerSaysSoInTheHeader() async throws {
         await repository.failNext(.list, with: .timedOut)
         controller.start()
-        #expect(await screenShows("Could not load the users"))
+        #expect(await canvas.eventuallyShows("Could not load the users"))
         #expect(canvas.lines[0].contains("✗ not answering"))
+    }
+
+    /// A key's frame is drawn untracked and sent first; the tracked frame that follows it is
+    /// what notices the next change, so a change made between the two and one made later are
+    /// both drawn.
+    @Test func changesRightAfterAKeysFrameAndLaterOnAreDrawn() async throws {
+        #expect(await started())
+        press(.character("j"))
+        #expect(canvas.text.contains("2 / 126"), "the key's own frame, drawn before it returns")
+        model.showStatus("Between the frames")
+        #expect(await canvas.eventuallyShows("Between the frames"))
+        model.showStatus("Later on")
+        #expect(await canvas.eventuallyShows("Later on"))
     }
 
     @Test func nothingIsDrawnWhileIdle() async throws {
@@ -186,7 +191,7 @@ struct MainLoopTests {
         #expect(await started())
         canvas.resize(columns: 80, rows: 24)
         controller.handle([.resize(Size(columns: 80, rows: 24))])
-        #expect(await screenShows("1 / 126"))
+        #expect(await canvas.eventuallyShows("1 / 126"))
         let layout = try #require(ScreenLayout(size: canvas.size))
         #expect(canvas.lines[layout.detail.row].contains("Details"))
         #expect(canvas.lines[layout.list.row].contains("Users"))
@@ -198,7 +203,7 @@ struct MainLoopTests {
     @Test func helpOpensAndCloses() async throws {
         #expect(await started())
         press(.character("?"))
-        #expect(await screenShows("Keys — ? or Esc to close"))
+        #expect(await canvas.eventuallyShows("Keys — ? or Esc to close"))
         for entry in KeyHelp.sections[0].entries.prefix(5) { #expect(canvas.text.contains(entry.label)) }
         press(.escape)
         #expect(!canvas.text.contains("Keys — "))
@@ -207,13 +212,13 @@ struct MainLoopTests {
     @Test func deletingAsksFirst() async throws {
         #expect(await started())
         press(.character("d"))
-        #expect(await screenShows("Delete user"))
+        #expect(await canvas.eventuallyShows("Delete user"))
         press(.character("n"))
         #expect(!canvas.text.contains("Delete user"))
         #expect(await repository.count == 126)
         press(.character("d"))
         press(.character("y"))
-        #expect(await screenShows("Deleted "))
+        #expect(await canvas.eventuallyShows("Deleted "))
         #expect(await repository.count == 125)
     }
 
@@ -221,7 +226,7 @@ struct MainLoopTests {
         #expect(await started())
         let layout = try #require(ScreenLayout(size: canvas.size))
         controller.handle([.mouse(MouseEvent(kind: .click, point: Point(row: layout.list.row + 2 + 3, column: 10)))])
-        #expect(await screenShows("4 / 126"))
+        #expect(await canvas.eventuallyShows("4 / 126"))
         controller.handle([.mouse(MouseEvent(kind: .wheelDown, point: Point(row: 5, column: 5)))])
         #expect(model.list.scrollOffset == 3)
     }
@@ -231,12 +236,12 @@ extension MainLoopTests {
     @Test func filtersShowInTheListTitleAndTheHints() async throws {
         #expect(await started())
         press(.character("t"), .character("t"))
-        #expect(await screenShows("status suspended"))
+        #expect(await canvas.eventuallyShows("status suspended"))
         #expect(canvas.text.contains(" F  Clear filters"))
         let suspended = try await repository.listUsers(UserQuery(status: .suspended)).total
-        #expect(await screenShows("1 / \(suspended) "))
+        #expect(await canvas.eventuallyShows("1 / \(suspended) "))
         press(.character("F"))
-        #expect(await screenShows("1 / 126"))
+        #expect(await canvas.eventuallyShows("1 / 126"))
     }
 
     @Test func ctrlCWithAChangedFormAsksAndSIGTERMKeepsTheDraft() async throws {

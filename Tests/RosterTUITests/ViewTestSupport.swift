@@ -18,3 +18,10 @@ func grid(_ columns: Int, _ rows: Int) -> GridCanvas {
     TextWidth.activateUTF8Locale()
     return GridCanvas(columns: columns, rows: rows)
 }
+
+extension GridCanvas {
+    /// Waits (by yielding, then by time) until the screen shows `text`.
+    func eventuallyShows(_ text: String) async -> Bool {
+        await eventuallyAfterYields(maximumYields: 100_000) { self.text.contains(text) }
+    }
+}
