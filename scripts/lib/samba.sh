@@ -79,7 +79,10 @@ launch() {
     echo $! >"$dir/holder.pid"
     disown -a
     for _ in $(seq 1 300); do
-        ldapsearch -x -H "ldap://$address" -s base -b "" defaultNamingContext >/dev/null 2>&1 && return 0
+        # Ready once StartTLS answers, not only plain LDAP: right after a restart the DC has
+        # answered a plain search before its TLS was up, and a client's StartTLS then failed.
+        LDAPTLS_CACERT="$dir/ca.pem" ldapsearch -ZZ -x -H "ldap://$address" -s base -b "" defaultNamingContext \
+            >/dev/null 2>&1 && return 0
         sleep 0.05
     done
     cat "$dir/samba.out" >&2
