@@ -34,6 +34,21 @@ static pthread_once_t loading = PTHREAD_ONCE_INIT;
 static const char *load_error;
 static char load_error_text[512];
 
+/* Cyrus SASL's sasl_set_path(SASL_PATH_TYPE_PLUGIN, ...): <sasl/sasl.h> is in libsasl2-dev,
+ * which Roster does not otherwise need. */
+#define ROSTER_SASL_PATH_TYPE_PLUGIN 0
+
+/* Roster binds with a DN and password (a simple bind), never by SASL, but libldap's first
+ * ldap_initialize has Cyrus SASL load every plugin in its folder: nine libraries, Berkeley DB
+ * and libcrypto among them, 2.8 to 7 ms of each LDAP start here against 0.3 ms without
+ * (docs/ldap.md). A plugin folder that cannot be one (a device, not a directory) loads none.
+ * libldap links libsasl2, so the call is found through libldap's handle; without it (a
+ * libldap built without SASL) nothing is loaded anyway. */
+static void skip_sasl_plugins(void *handle) {
+    int (*set_path)(int, const char *) = (int (*)(int, const char *))dlsym(handle, "sasl_set_path");
+    if (set_path != NULL) (void)set_path(ROSTER_SASL_PATH_TYPE_PLUGIN, "/dev/null");
+}
+
 static void load(void) {
     /* Debian 13 and OpenLDAP 2.6 name it libldap.so.2; Debian 12 (2.5) libldap-2.5.so.0. */
     static const char *const names[] = {"libldap.so.2", "libldap-2.5.so.0"};
@@ -47,6 +62,7 @@ static void load(void) {
         load_error = load_error_text;
         return;
     }
+    skip_sasl_plugins(handle);
 #define ROSTER_LDAP_RESOLVE(name) \
     if ((library.name = (__typeof__(&name))dlsym(handle, #name)) == NULL) { \
         snprintf(load_error_text, sizeof load_error_text, "OpenLDAP's libldap has no %s", #name); \

@@ -22,7 +22,11 @@ public struct LDAPEntry: Sendable, Equatable {
 
     /// The first value, when it holds more than white space.
     public func text(_ attribute: String) -> String? {
-        guard let value = first(attribute), !value.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        // Blank as `CharacterSet.whitespaces` says (Zs and tab), without trimmingCharacters(in:),
+        // which goes through NSString here for every value of every entry read.
+        guard let value = first(attribute),
+              value.unicodeScalars.contains(where: { $0 != "\t" && $0.properties.generalCategory != .spaceSeparator })
+        else { return nil }
         return value
     }
 }

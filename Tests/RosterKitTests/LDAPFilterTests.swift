@@ -39,6 +39,19 @@ struct LDAPFilterTests {
         #expect(date == ISO8601Timestamp.parse("2026-11-25T22:02:39Z"))
         #expect(LDAPUserMapping.generalizedTime("20261125220239.0Z") == date)
         #expect(LDAPUserMapping.generalizedTime("yesterday") == nil)
+        #expect(LDAPUserMapping.generalizedTime("20261325220239Z") == nil, "month 13")
+        #expect(LDAPUserMapping.generalizedTime("2026112522023xZ") == nil)
+        #expect(LDAPUserMapping.generalizedTime("20261125220239") == nil, "no Z: local time is not read as UTC")
+    }
+
+    @Test("a value of white space alone is no text; other values come as they are")
+    func blankValues() {
+        let entry = LDAPEntry(dn: "uid=a,dc=x", attributes: [
+            "title": [" \t\u{00A0} "], "cn": ["  Ann  "], "sn": ["\u{0645}\u{0631}\u{064A}\u{0645}"]])
+        #expect(entry.text("title") == nil)
+        #expect(entry.text("cn") == "  Ann  ")
+        #expect(entry.text("sn") == "\u{0645}\u{0631}\u{064A}\u{0645}")
+        #expect(entry.text("mail") == nil)
     }
 
     @Test("an edit names only the attributes behind changed fields")
