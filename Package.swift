@@ -189,7 +189,6 @@ let package = Package(
             name: "roster",
             dependencies: [
                 "RosterTUI", "RosterApp", "RosterKit", "RosterLDAP", "RosterServer", "RosterCSV", "RosterJournal",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],

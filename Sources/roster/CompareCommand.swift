@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import Logging
 import RosterApp
@@ -9,9 +8,9 @@ import RosterTUI
 /// without a terminal, for a cron job or a ticket. Both are read at once, compared by a key,
 /// and every finding written as a CSV row. Exit 0 when no one has left with access still on,
 /// 1 when someone has, 2 on any error (with one sentence on standard error).
-struct CompareCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "compare",
+struct CompareCommand {
+    static let spec = CommandSpec(
+        name: "roster compare",
         abstract: "Compare two connections (an access review): who still has access who should not.",
         discussion: """
             SOURCE is the directory that decides (HR, the office's LDAP); TARGET the one that grants access \
@@ -20,24 +19,30 @@ struct CompareCommand: AsyncParsableCommand {
             drift (name, email or role differ). --config FILE names the settings as for roster. \
             With --report (or without a terminal): exit 0: no leavers; 1: leavers; 2: an error. \
             Without --report in a terminal: the review on screen, as Ctrl-R in the connection picker (C).
-            """)
+            """,
+        arguments: [
+            .init(valueName: "source", help: "The profile that decides who should have access."),
+            .init(valueName: "target", help: "The profile whose access is reviewed."),
+        ],
+        options: [
+            .init(name: "report", valueName: "file.csv", help: "Write every finding to this CSV file (0600), one row each."),
+            .init(name: "key", valueName: "key", help: "Match people by email (default), login or employee-number."),
+            .init(name: "config", valueName: "file", help: "A configuration file (JSON5: comments allowed), as for roster."),
+        ])
 
-    @Argument(help: ArgumentHelp("The profile that decides who should have access.", valueName: "source"))
     var source: String?
-
-    @Argument(help: ArgumentHelp("The profile whose access is reviewed.", valueName: "target"))
     var target: String?
-
-    @Option(name: .long, help: ArgumentHelp("Write every finding to this CSV file (0600), one row each.", valueName: "file.csv"))
     var report: String?
-
-    @Option(name: .long, help: ArgumentHelp("Match people by email (default), login or employee-number.", valueName: "key"))
     var key = ReviewKey.email.rawValue
+    var configFile: String?
 
-    /// `--config FILE` is `roster`'s own option, parsed by it before the subcommand's (a
-    /// subcommand cannot have one of the same name), and read here through it.
-    @OptionGroup(visibility: .hidden) var roster: RosterCommand
-    var configFile: String? { roster.config }
+    init(_ line: ParsedCommandLine) {
+        source = line.arguments.first
+        target = line.arguments.dropFirst().first
+        report = line.value("report")
+        key = line.value("key") ?? key
+        configFile = line.value("config")
+    }
 
     /// The exit codes the issue promises, whatever went wrong.
     enum Code {
@@ -46,16 +51,16 @@ struct CompareCommand: AsyncParsableCommand {
         static let error: Int32 = 2
     }
 
-    mutating func run() async throws {
+    func run() async throws {
         PrivateFiles.restrictNewFiles()
         let code: Int32
         do {
             code = try await review()
         } catch {
             FileHandle.standardError.write(Data("roster compare: \(Self.sentence(for: error))\n".utf8))
-            throw ExitCode(Code.error)
+            throw ExitStatus(Code.error)
         }
-        if code != 0 { throw ExitCode(code) }
+        if code != 0 { throw ExitStatus(code) }
     }
 
     private func review() async throws -> Int32 {

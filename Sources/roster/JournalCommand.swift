@@ -1,25 +1,30 @@
-import ArgumentParser
 import Foundation
 import RosterJournal
 
 /// `roster journal --since 1d`: the change journal as text, for a ticket or an audit — the
 /// runs, then every write with its state, connection, object, what changed and its version.
-struct JournalCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "journal",
+struct JournalCommand {
+    static let spec = CommandSpec(
+        name: "roster journal",
         abstract: "Print the change journal (every write Roster made) as text.",
-        discussion: "The journal is $XDG_STATE_HOME/roster/journal.sqlite. No password is ever in it.")
+        discussion: "The journal is $XDG_STATE_HOME/roster/journal.sqlite. No password is ever in it.",
+        options: [
+            .init(name: "since", valueName: "age", help: "How far back: 30m, 12h, 1d, 2w (default 1d)."),
+            .init(name: "connection", valueName: "name", help: "Only this connection's writes (its profile name, or its label)."),
+        ])
 
-    @Option(name: .long, help: ArgumentHelp("How far back: 30m, 12h, 1d, 2w (default 1d).", valueName: "age"))
     var since = "1d"
-
-    @Option(name: .long, help: ArgumentHelp("Only this connection's writes (its profile name, or its label).", valueName: "name"))
     var connection: String?
 
-    mutating func run() async throws {
+    init(_ line: ParsedCommandLine) {
+        since = line.value("since") ?? since
+        connection = line.value("connection")
+    }
+
+    func run() async throws {
         PrivateFiles.restrictNewFiles()
         guard let age = Self.seconds(since) else {
-            throw ValidationError("--since takes a number and a unit: 30m, 12h, 1d or 2w, not “\(since)”.")
+            throw CommandLineError(message: "--since takes a number and a unit: 30m, 12h, 1d or 2w, not “\(since)”.")
         }
         let path = Paths(environment: ProcessInfo.processInfo.environment).journalFile
         guard FileManager.default.fileExists(atPath: path) else {
@@ -30,7 +35,7 @@ struct JournalCommand: AsyncParsableCommand {
         do {
             journal = try ChangeJournal(path: path)
         } catch {
-            throw ValidationError("The journal \(path) cannot be read: \(error)")
+            throw CommandLineError(message: "The journal \(path) cannot be read: \(error)")
         }
         for line in try await Self.lines(of: journal, since: Date().addingTimeInterval(-age), label: since, connection: connection) {
             print(line)

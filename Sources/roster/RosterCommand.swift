@@ -1,11 +1,10 @@
-import ArgumentParser
 import Foundation
 import Logging
 import RosterKit
 
-struct RosterCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "roster",
+struct RosterCommand {
+    static let spec = CommandSpec(
+        name: "roster",
         abstract: "Browse and edit a user directory in the terminal.",
         discussion: """
             With no server named, Roster starts its own user API server in-process on 127.0.0.1, \
@@ -16,49 +15,50 @@ struct RosterCommand: AsyncParsableCommand {
             Config/roster.json in the source tree documents every setting). \
             Logs go to $XDG_STATE_HOME/roster/roster.log, never to the terminal. Press ? in the app for every key.
             """,
-        version: RosterVersion.current,
-        subcommands: [JournalCommand.self, CompareCommand.self])
+        options: [
+            .init(name: "server", valueName: "url", help: "The user API server, e.g. https://users.example.com/roster/, or an LDAP directory, ldaps://host or ldap://host (StartTLS) (env ROSTER_SERVER)."),
+            .init(name: "api", valueName: "auto|roster|scim", help: "The server's API: auto (find out), roster (Roster API), or scim (SCIM 2.0; give the SCIM base URL, e.g. https://host/scim/v2) (env ROSTER_API)."),
+            .init(name: "token", valueName: "token", help: "The bearer token the server expects (env ROSTER_TOKEN)."),
+            .init(name: "bind-dn", valueName: "dn", help: "For an ldap:// or ldaps:// server: the DN (or, for Active Directory, user@domain) to bind as; the password comes from ROSTER_PASSWORD, passwordFile, passwordCommand or a prompt (env ROSTER_BIND_DN)."),
+            .init(name: "config", valueName: "file", help: "A configuration file (JSON5: comments allowed)."),
+            .init(name: "profile", valueName: "name", help: "The named connection to open, from the configuration file's connections (env ROSTER_PROFILE)."),
+            .init(name: "list-profiles", help: "Print the configuration file's connections, with server and API, and exit."),
+            .init(name: "check", help: "Check the connection without starting the UI: address, proxy, TLS, round trip, API and token. Exit 0 when all is well."),
+            .init(name: "all", help: "With --check: check every profile of the configuration file, one line each, then the details of those that fail."),
+            .init(name: "demo-faults", valueName: "rate", help: "Make the embedded server fail this share (0 to 1) of requests with 503, to see the error dialog."),
+        ],
+        subcommands: [JournalCommand.spec, CompareCommand.spec])
 
-    @Option(name: .long, help: ArgumentHelp(
-        "The user API server, e.g. https://users.example.com/roster/, or an LDAP directory, ldaps://host or ldap://host (StartTLS) (env ROSTER_SERVER).",
-        valueName: "url"))
     var server: String?
-
-    @Option(name: .long, help: ArgumentHelp(
-        "The server's API: auto (find out), roster (Roster API), or scim (SCIM 2.0; give the SCIM base URL, e.g. https://host/scim/v2) (env ROSTER_API).",
-        valueName: "auto|roster|scim"))
     var api: String?
-
-    @Option(name: .long, help: ArgumentHelp("The bearer token the server expects (env ROSTER_TOKEN).", valueName: "token"))
     var token: String?
-
-    @Option(name: .customLong("bind-dn"), help: ArgumentHelp(
-        "For an ldap:// or ldaps:// server: the DN (or, for Active Directory, user@domain) to bind as; the password comes from ROSTER_PASSWORD, passwordFile, passwordCommand or a prompt (env ROSTER_BIND_DN).",
-        valueName: "dn"))
     var bindDN: String?
-
-    @Option(name: .long, help: ArgumentHelp("A configuration file (JSON5: comments allowed).", valueName: "file"))
     var config: String?
-
-    @Option(name: .long, help: ArgumentHelp(
-        "The named connection to open, from the configuration file's connections (env ROSTER_PROFILE).", valueName: "name"))
     var profile: String?
-
-    @Flag(name: .customLong("list-profiles"), help: ArgumentHelp("Print the configuration file's connections, with server and API, and exit."))
     var listProfiles = false
-
-    @Flag(name: .long, help: ArgumentHelp(
-        "Check the connection without starting the UI: address, proxy, TLS, round trip, API and token. Exit 0 when all is well."))
     var check = false
-
-    @Flag(name: .long, help: ArgumentHelp("With --check: check every profile of the configuration file, one line each, then the details of those that fail."))
     var all = false
-
-    @Option(name: .customLong("demo-faults"), help: ArgumentHelp(
-        "Make the embedded server fail this share (0 to 1) of requests with 503, to see the error dialog.", valueName: "rate"))
     var demoFaults: Double?
 
-    mutating func run() async throws {
+    init(_ line: ParsedCommandLine) throws(CommandLineError) {
+        server = line.value("server")
+        api = line.value("api")
+        token = line.value("token")
+        bindDN = line.value("bind-dn")
+        config = line.value("config")
+        profile = line.value("profile")
+        listProfiles = line.flag("list-profiles")
+        check = line.flag("check")
+        all = line.flag("all")
+        if let rate = line.value("demo-faults") {
+            guard let number = Double(rate) else {
+                throw CommandLineError(message: "The value '\(rate.prefix(40))' is invalid for '--demo-faults <rate>'")
+            }
+            demoFaults = number
+        }
+    }
+
+    func run() async throws {
         PrivateFiles.restrictNewFiles()
         let flags = Settings.Flags(server: server, token: token, config: config, demoFaults: demoFaults, api: api, bindDN: bindDN, profile: profile)
         let environment = ProcessInfo.processInfo.environment
@@ -67,7 +67,7 @@ struct RosterCommand: AsyncParsableCommand {
                 let file = try Settings.loadFile(flags: flags, environment: environment)
                 for line in Profiles(file: file, flags: flags, environment: environment).listing() { print(line) }
             } catch let error as SettingsError {
-                throw ValidationError(error.message)
+                throw CommandLineError(message: error.message)
             }
             return
         }
@@ -77,24 +77,24 @@ struct RosterCommand: AsyncParsableCommand {
                 let file = try Settings.loadFile(flags: flags, environment: environment)
                 code = await Profiles(file: file, flags: flags, environment: environment).checkAll { print($0) }
             } catch let error as SettingsError {
-                throw ValidationError(error.message)
+                throw CommandLineError(message: error.message)
             }
-            if code != 0 { throw ExitCode(code) }
+            if code != 0 { throw ExitStatus(code) }
             return
         }
-        if all { throw ValidationError("--all goes with --check.") }
+        if all { throw CommandLineError(message: "--all goes with --check.") }
         let settings: Settings
         do {
             settings = try Settings.resolve(flags: flags, environment: environment)
         } catch let error as SettingsError {
-            throw ValidationError(error.message)
+            throw CommandLineError(message: error.message)
         }
         if settings.server != nil && demoFaults != nil {
-            throw ValidationError("--demo-faults applies to the embedded server only; leave out --server to use it.")
+            throw CommandLineError(message: "--demo-faults applies to the embedded server only; leave out --server to use it.")
         }
         if check {
             let code = await ConnectionCheck(settings: settings, environment: environment) { print($0) }.run()
-            if code != 0 { throw ExitCode(code) }
+            if code != 0 { throw ExitStatus(code) }
             return
         }
         let kept = PrivateFiles.paths(of: settings, environment: environment)
@@ -103,6 +103,6 @@ struct RosterCommand: AsyncParsableCommand {
         launcher.profilesFile = try? Settings.loadFile(flags: flags, environment: environment)
         launcher.flags = flags
         let exitCode = try await launcher.run()
-        if exitCode != 0 { throw ExitCode(exitCode) }
+        if exitCode != 0 { throw ExitStatus(exitCode) }
     }
 }

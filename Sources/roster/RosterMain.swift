@@ -6,8 +6,7 @@ import RosterTUI
 enum RosterMain {
     static func main() {
         MainLoop.run {
-            await RosterCommand.main()
-            return 0
+            await RosterCLI.run(Array(CommandLine.arguments.dropFirst()))
         }
     }
 }
