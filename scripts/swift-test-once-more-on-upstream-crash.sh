@@ -6,7 +6,22 @@
 # failure, a test's or another crash, fails at once as it is.
 set -uo pipefail
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+# The end-to-end tests' tmux servers (Tests/EndToEndTests/Support/TmuxSession.swift) are named
+# roster-e2e-PID-...: a test process that crashed never stopped its own. Those whose process is
+# gone are stopped after each run, so none outlives it (another run's are left alone).
+stop_orphaned_tmux_servers() {
+    local folder socket pid
+    folder="${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)"
+    for socket in "$folder"/roster-e2e-*; do
+        [ -S "$socket" ] || continue
+        pid=${socket##*/roster-e2e-}
+        pid=${pid%%-*}
+        [[ $pid =~ ^[0-9]+$ ]] && ! kill -0 "$pid" 2>/dev/null || continue
+        tmux -S "$socket" kill-server 2>/dev/null || true
+        rm -f "$socket"
+    done
+}
+trap 'rm -f "$log"; stop_orphaned_tmux_servers' EXIT
 "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 [ "$status" -eq 0 ] && exit 0
@@ -17,6 +32,8 @@ if awk '/ crashed:$/ { frames = 3; memcpy = 0; next }
                                      if ((memcpy && $0 ~ /Process\.run\(\)/) || $0 ~ /findMaximumOpenFromProcSelfFD/) found = 1 }
         END { exit found ? 0 : 1 }' "$log"; then
     echo "The test run crashed in Foundation's Process.run() (swift-corelibs-foundation PR 5472, an upstream bug, not a test's failure): running it once more." >&2
-    exec "$@"
+    stop_orphaned_tmux_servers
+    "$@"
+    exit $?
 fi
 exit "$status"

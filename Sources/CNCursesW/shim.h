@@ -71,10 +71,6 @@ static inline int roster_draw_line(WINDOW *window, int row, int column, attr_t a
     return down ? mvwvline_set(window, row, column, &cell, count) : mvwhline_set(window, row, column, &cell, count);
 }
 
-/* Box-drawing characters of the alternate character set (wide variants). */
-static inline const cchar_t *roster_wacs_hline(void) { return WACS_HLINE; }
-static inline const cchar_t *roster_wacs_vline(void) { return WACS_VLINE; }
-
 /* Mouse. */
 static inline mmask_t roster_button1_pressed(void) { return BUTTON1_PRESSED; }
 static inline mmask_t roster_button1_released(void) { return BUTTON1_RELEASED; }

@@ -16,7 +16,9 @@ final class TmuxSession {
     /// Starts `command` (run by /bin/sh) in a new session of `columns`×`rows`.
     init(columns: Int = 120, rows: Int = 40, command: String, environment: [String: String] = [:]) throws {
         try Self.requireTmux()
-        socket = "roster-e2e-\(UUID().uuidString.prefix(8))"
+        // The test process's id in the name: a run that crashed leaves its servers behind, and
+        // scripts/swift-test-once-more-on-upstream-crash.sh stops those whose process is gone.
+        socket = "roster-e2e-\(getpid())-\(UUID().uuidString.prefix(8))"
         let exports = environment.map { "export \($0.key)=\(Self.shellQuote($0.value));" }.joined(separator: " ")
         let result = try Self.run(["tmux", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-s", name,
                                    "-x", String(columns), "-y", String(rows), "/bin/sh -c \(Self.shellQuote("\(exports) \(command)"))"],
