@@ -18,8 +18,6 @@ struct CommandSpec: Sendable {
         /// `url` for `--server <url>`; nil for a flag, which takes no value.
         var valueName: String?
         var help: String
-        /// Accepted but left out of the help (an option a parent command documents).
-        var hidden = false
 
         var isFlag: Bool { valueName == nil }
         var synopsis: String { "--\(name)" + (valueName.map { " <\($0)>" } ?? "") }

@@ -20,7 +20,7 @@ enum HelpText {
             for argument in spec.arguments { lines += entry("<\(argument.valueName)>", argument.help) }
         }
         lines += ["", "OPTIONS:"]
-        for option in spec.options where !option.hidden { lines += entry(option.synopsis, option.help) }
+        for option in spec.options { lines += entry(option.synopsis, option.help) }
         if isRoot { lines += entry("--version", "Show the version.") }
         lines += entry("-h, --help", "Show help information.")
         if !spec.subcommands.isEmpty {
@@ -34,7 +34,7 @@ enum HelpText {
     /// `roster [--server <url>] ... <subcommand>`, wrapped under its first word.
     static func usage(for spec: CommandSpec, prefix: String) -> String {
         var items = spec.arguments.map { "<\($0.valueName)>" }
-        items += spec.options.filter { !$0.hidden }.map { "[\($0.synopsis)]" }
+        items += spec.options.map { "[\($0.synopsis)]" }
         if !spec.subcommands.isEmpty { items.append("[<subcommand>]") }
         let lead = prefix + spec.name
         return wrap(([lead] + items).joined(separator: " "), indent: lead.count + 1).joined(separator: "\n")
