@@ -21,8 +21,21 @@ stop_orphaned_tmux_servers() {
         rm -f "$socket"
     done
 }
-trap 'rm -f "$log"; stop_orphaned_tmux_servers' EXIT
-"$@" 2>&1 | tee "$log"
+# Every process the tests start (slapd, PostgreSQL, the SCIM peers, roster-server, Samba's stdin
+# holder, whose end ends `samba -i`) inherits this mark in its environment; the script itself
+# does not carry it. A crashed test process never stopped its peers: after each attempt,
+# whatever still carries the mark is stopped.
+run_mark="ROSTER_TEST_RUN=$$-$(date +%s%N)"
+stop_marked_processes() {
+    local environ pid
+    for environ in /proc/[0-9]*/environ; do
+        grep -qsxzF "$run_mark" "$environ" || continue
+        pid=${environ#/proc/}
+        kill -TERM "${pid%/environ}" 2>/dev/null || true
+    done
+}
+trap 'rm -f "$log"; stop_marked_processes; stop_orphaned_tmux_servers' EXIT
+env "$run_mark" "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 [ "$status" -eq 0 ] && exit 0
 # The crashing thread's first frames: libc's memcpy (or memmove), then Process.run(); or the
@@ -32,8 +45,9 @@ if awk '/ crashed:$/ { frames = 3; memcpy = 0; next }
                                      if ((memcpy && $0 ~ /Process\.run\(\)/) || $0 ~ /findMaximumOpenFromProcSelfFD/) found = 1 }
         END { exit found ? 0 : 1 }' "$log"; then
     echo "The test run crashed in Foundation's Process.run() (swift-corelibs-foundation PR 5472, an upstream bug, not a test's failure): running it once more." >&2
+    stop_marked_processes
     stop_orphaned_tmux_servers
-    "$@"
+    env "$run_mark" "$@"
     exit $?
 fi
 exit "$status"
