@@ -24,15 +24,20 @@ stop_orphaned_tmux_servers() {
 # Every process the tests start (slapd, PostgreSQL, the SCIM peers, roster-server, Samba's stdin
 # holder, whose end ends `samba -i`) inherits this mark in its environment; the script itself
 # does not carry it. A crashed test process never stopped its peers: after each attempt,
-# whatever still carries the mark is stopped.
+# whatever still carries the mark 5 s later is stopped (the wait lets each test process's
+# PostgreSQL watcher, which polls every 0.5 s, stop its cluster and delete its folder).
 run_mark="ROSTER_TEST_RUN=$$-$(date +%s%N)"
+marked_processes() {
+    grep -lsxzF "$run_mark" /proc/[0-9]*/environ | sed 's|^/proc/\([0-9]*\)/environ$|\1|'
+}
 stop_marked_processes() {
-    local environ pid
-    for environ in /proc/[0-9]*/environ; do
-        grep -qsxzF "$run_mark" "$environ" || continue
-        pid=${environ#/proc/}
-        kill -TERM "${pid%/environ}" 2>/dev/null || true
+    local wait pids
+    for wait in $(seq 1 50); do
+        pids=$(marked_processes)
+        [ -n "$pids" ] || return 0
+        sleep 0.1
     done
+    kill -TERM $pids 2>/dev/null || true
 }
 trap 'rm -f "$log"; stop_marked_processes; stop_orphaned_tmux_servers' EXIT
 env "$run_mark" "$@" 2>&1 | tee "$log"
