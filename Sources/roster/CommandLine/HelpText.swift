@@ -1,4 +1,5 @@
 import Foundation
+import RosterTUI
 
 /// `--help` and the usage line of an error, laid out as swift-argument-parser laid them out
 /// (OVERVIEW, USAGE, ARGUMENTS, OPTIONS, SUBCOMMANDS), wrapped to 80 columns.
@@ -49,34 +50,16 @@ enum HelpText {
     private static func entry(_ name: String, _ help: String) -> [String] {
         let head = "  " + name
         let margin = String(repeating: " ", count: helpColumn)
-        let helpLines = lines(of: help, width: width - helpColumn).map { margin + $0 }
+        let helpLines = TextWrap.lines(help, width: width - helpColumn).map { margin + $0 }
         guard head.count + 2 <= helpColumn, let first = helpLines.first else { return [head] + helpLines }
         return [head + first.dropFirst(head.count)] + helpLines.dropFirst()
     }
 
     /// `text` wrapped to `width`, continuation lines indented by `indent` spaces.
     static func wrap(_ text: String, indent: Int) -> [String] {
-        let all = lines(of: text, width: width)
+        let all = TextWrap.lines(text, width: width)
         guard let first = all.first, all.count > 1 else { return all }
-        let rest = lines(of: all.dropFirst().joined(separator: " "), width: width - indent)
+        let rest = TextWrap.lines(all.dropFirst().joined(separator: " "), width: width - indent)
         return [first] + rest.map { String(repeating: " ", count: indent) + $0 }
-    }
-
-    /// The words of `text` in lines of at most `width` (a longer word alone on its line).
-    private static func lines(of text: String, width: Int) -> [String] {
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ") {
-            if line.isEmpty {
-                line = String(word)
-            } else if line.count + 1 + word.count <= width {
-                line += " " + word
-            } else {
-                lines.append(line)
-                line = String(word)
-            }
-        }
-        lines.append(line)
-        return lines
     }
 }
