@@ -69,6 +69,7 @@ actor ConnectionOpener {
             throw LaunchError(error.localizedDescription)
         }
         transports.append(transport)
+        transport.prepare(for: baseURL)
         let client = APIClient(
             baseURL: baseURL, tokens: tokens, transport: transport,
             deadline: settings.requestTimeout, logger: makeLogger("roster.client"))

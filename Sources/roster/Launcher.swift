@@ -55,7 +55,8 @@ struct Launcher {
         options.sort = settings.sort
         options.headerColor = settings.color
         options.importMappingsFile = settings.importMappingsFile
-        options.journal = openJournal(logger: logger)
+        let settings = settings
+        options.journal = Task.detached { settings.journalFile.flatMap { Self.openJournal($0, settings: settings, logger: logger) } }
         // A name that stays the same from one start to the next (the embedded server's port
         // does not), so an interrupted run is offered again on the same connection.
         options.connectionName = settings.profile ?? settings.server?.absoluteString ?? "embedded \(settings.database)"
@@ -76,8 +77,7 @@ struct Launcher {
 
     /// The change journal, pruned in the background to the settings' days and entries. One
     /// that cannot be opened is logged and the app goes on without it: U says so.
-    private func openJournal(logger: Logger) -> ChangeJournal? {
-        guard let path = settings.journalFile else { return nil }
+    private static func openJournal(_ path: String, settings: Settings, logger: Logger) -> ChangeJournal? {
         let journal: ChangeJournal
         do {
             journal = try ChangeJournal(path: path)

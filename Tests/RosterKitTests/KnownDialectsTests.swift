@@ -10,7 +10,7 @@ import Testing
 struct KnownDialectsTests {
     private func temporaryFile() -> (folder: URL, path: String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("roster-dialects-\(UUID().uuidString)")
-        return (folder, folder.appendingPathComponent("state/dialects.json").path)
+        return (folder, folder.appendingPathComponent("state/dialects.tsv").path)
     }
 
     @Test func aServerIsKeptByItsAddressWithoutCredentialsInAPrivateFile() throws {
@@ -38,6 +38,21 @@ struct KnownDialectsTests {
         #expect(known.dialect(for: URL(string: "https://a.example")!) == nil)
         try known.remember(.roster, for: URL(string: "https://a.example")!)
         #expect(known.dialect(for: URL(string: "https://a.example/")!) == .roster)
+    }
+
+    @Test func aLineThatIsNotThreeFieldsIsSkippedAndTheOthersKept() throws {
+        let (folder, path) = temporaryFile()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(atPath: URL(fileURLWithPath: path).deletingLastPathComponent().path, withIntermediateDirectories: true)
+        let text = "scim\t817461863.5\thttps://a.example\nroster\tyesterday\thttps://b.example\nroster\n\nroster\t817461864\thttps://c.example/v2\n"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let known = KnownDialects(path: path)
+        #expect(known.dialect(for: URL(string: "https://a.example")!) == .scim)
+        #expect(known.dialect(for: URL(string: "https://b.example")!) == nil, "a time that is not a number")
+        #expect(known.dialect(for: URL(string: "https://c.example/v2/")!) == .roster)
+        try known.remember(.roster, for: URL(string: "https://d.example")!)
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 3 && lines[0].hasPrefix("scim\t817461863.5\thttps://a.example"), "what was readable is written back, sorted by server")
     }
 
     @Test func atMostTheLimitIsKeptTheOldestFindingGoingFirst() throws {

@@ -36,6 +36,32 @@ struct MainLoopTests {
         return await canvas.eventuallyShows("1 / 126")
     }
 
+    @Test("a first page that comes within the grace is the first frame: no \"Loading users…\" before it")
+    func firstFrameIsTheListWhenThePageComesInTime() async throws {
+        let frames = FrameLog()
+        let canvas = grid(120, 40)
+        let controller = AppController(model: model, canvas: canvas, serverLabel: "test server") { frames.add(canvas.text) }
+        controller.start(firstFrameGrace: .seconds(60))
+        #expect(await canvas.eventuallyShows("1 / 126"))
+        let first = try #require(frames.all.first)
+        #expect(first.contains("1 / 126") && first.contains("User 0000001"))
+        #expect(!frames.all.contains { $0.contains("Loading users") })
+    }
+
+    @Test("a first page slower than the grace: \"Loading users…\" once the grace has passed, then the list")
+    func loadingIsDrawnWhenTheGracePasses() async throws {
+        let gate = await repository.holdNext(.list)
+        controller.start(firstFrameGrace: .milliseconds(20))
+        #expect(controller.framesDrawn == 0, "nothing is drawn before the grace has passed")
+        // The grace is slept on the real clock: waited for in real time, up to 10 s.
+        for _ in 0..<1_000 where !canvas.text.contains("Loading users…") {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(canvas.text.contains("Loading users…"))
+        gate.open()
+        #expect(await canvas.eventuallyShows("1 / 126"))
+    }
+
     @Test func browsing() async throws {
         #expect(await started())
         #expect(canvas.text.contains("126 users"))
@@ -269,4 +295,11 @@ extension MainLoopTests {
         #expect(controller.exitCode == 0)
         #expect(!model.keepsDraftOnExit)
     }
+}
+
+/// What each presented frame showed, in order.
+@MainActor
+final class FrameLog {
+    private(set) var all: [String] = []
+    func add(_ text: String) { all.append(text) }
 }

@@ -1,10 +1,14 @@
 import Foundation
 
 /// The dialect each server spoke when `--api auto` last found it out, kept in the state folder
-/// (`dialects.json`, 0600 in a 0700 folder), as kubectl keeps a server's API discovery: the next
+/// (`dialects.tsv`, 0600 in a 0700 folder), as kubectl keeps a server's API discovery: the next
 /// start sends its first list in that dialect alone, one request where finding out sends seven
 /// (the probe's two, and the first list in both dialects beside them). A wrong entry costs one
 /// request: an answer that is not that dialect's list sends `RemoteDirectory` to the probe.
+///
+/// One line a server: the dialect, when it was found (seconds since 1970) and the server, tab
+/// between. Not JSON: each start reads it before its first request, and JSONDecoder's first
+/// use cost that request 1 ms (docs/benchmarks.md, "Issue 28, eleventh pass").
 public struct KnownDialects: Sendable {
     public let path: String
     /// Servers kept at most; the one found longest ago goes first.
@@ -12,7 +16,7 @@ public struct KnownDialects: Sendable {
 
     public init(path: String) { self.path = path }
 
-    struct Entry: Codable {
+    struct Entry {
         var dialect: String
         var found: Date
     }
@@ -29,9 +33,10 @@ public struct KnownDialects: Sendable {
         while entries.count > Self.limit, let oldest = entries.min(by: { $0.value.found < $1.value.found }) {
             entries[oldest.key] = nil
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        try PrivateFileMode.replace(path, with: try encoder.encode(entries))
+        let lines = entries.sorted { $0.key < $1.key }.map { key, entry in
+            "\(entry.dialect)\t\(entry.found.timeIntervalSince1970)\t\(key)\n"
+        }
+        try PrivateFileMode.replace(path, with: Data(lines.joined().utf8))
     }
 
     /// The server as the file names it: scheme, host, port and path, never the user and
@@ -49,8 +54,15 @@ public struct KnownDialects: Sendable {
         return key
     }
 
+    /// The file's entries; a line that is not three fields with a time between is skipped.
     private func read() -> [String: Entry] {
         guard let data = FileManager.default.contents(atPath: path) else { return [:] }
-        return (try? JSONDecoder().decode([String: Entry].self, from: data)) ?? [:]
+        var entries: [String: Entry] = [:]
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            let fields = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
+            guard fields.count == 3, let seconds = Double(fields[1]), !fields[2].isEmpty else { continue }
+            entries[String(fields[2])] = Entry(dialect: String(fields[0]), found: Date(timeIntervalSince1970: seconds))
+        }
+        return entries
     }
 }

@@ -31,11 +31,25 @@ public final class AppController {
     /// Named connections the `C` picker switches between (AppController+Connections.swift).
     var connections: ConnectionSwitching?
 
-    /// Sizes the list to the screen, starts loading, and draws the first frame.
-    public func start() {
+    /// Sizes the list to the screen, starts loading, and draws the first frame: at once, or,
+    /// given a `grace`, when the first page has come or the grace has passed, whichever is
+    /// first. A near server's list is then the first frame, not "Loading users…" and the list
+    /// after it: one frame's work and bytes, not two, while the page is on its way
+    /// (docs/benchmarks.md, "Issue 28, eleventh pass").
+    public func start(firstFrameGrace grace: Duration = .zero) {
         updateViewport()
         model.start()
-        render()
+        guard grace > .zero, model.list.state.isLoading else { return render() }
+        let drawn = frame
+        withObservationTracking {
+            _ = model.list.state
+        } onChange: {
+            Task { @MainActor [weak self] in self?.renderIfStale(since: drawn) }
+        }
+        Task { @MainActor [weak self] in
+            try? await Task.sleep(for: grace)
+            self?.renderIfStale(since: drawn)
+        }
     }
 
     /// Handles a batch of events read together, then draws once.

@@ -28,9 +28,13 @@ public enum TerminalApp {
         /// Requests a bulk run sends at once.
         public var bulkConcurrency = BulkRun.concurrency
         /// Where every write is journalled (nil: the settings turn the journal off, or it
-        /// could not be opened), and the name the first connection's entries carry.
-        public var journal: ChangeJournal?
+        /// could not be opened), and the name the first connection's entries carry. Opened
+        /// while the terminal is set up (2 ms of SQLite each), so the first frame waits for
+        /// neither one after the other.
+        public var journal: Task<ChangeJournal?, Never>?
         public var connectionName = ""
+        /// How long the first frame waits for the first page (`AppController.start`).
+        public var firstFrameGrace = Duration.milliseconds(40)
         /// `roster compare SOURCE TARGET` in a terminal: the profile the first connection (the
         /// target) is reviewed against at once, as Ctrl-R on it in the picker would.
         public var reviewSource: String?
@@ -58,11 +62,12 @@ public enum TerminalApp {
     ) async throws -> Int32 {
         let terminal = try Terminal.start(colorMode: options.colorMode, mouse: options.mouse, headerColor: options.headerColor)
         logger.info("terminal \(terminal.size.columns)x\(terminal.size.rows), colour \(terminal.usesColor)")
+        let journal = await options.journal?.value
         let clipboard = TerminalClipboard(terminal: terminal)
         let makeModel = { (directory: any Directory, sort: UserSort, bulkConcurrency: Int, connection: String) in
             let model = AppModel(directory: directory, perPage: options.pageSize, sort: sort, scrollStyle: options.scrollStyle,
                                  clipboard: clipboard)
-            model.recorder = ChangeRecorder(journal: options.journal, connection: connection)
+            model.recorder = ChangeRecorder(journal: journal, connection: connection)
             // An administrator's record of what a bulk run did, and how fast (make bench reads it).
             model.onBulkRunFinished = { run in logger.notice("\(run.logLine)") }
             model.exportColumns = options.exportColumns
@@ -80,7 +85,7 @@ public enum TerminalApp {
                 return makeModel(opened.directory, opened.sort, opened.bulkConcurrency, opened.label)
             }
         }
-        controller.start()
+        controller.start(firstFrameGrace: options.firstFrameGrace)
         model.offerInterruptedRuns()
         if let source = options.reviewSource { controller.startReview(named: source) }
         let draftFile = options.draftFile.map(DraftFile.init)

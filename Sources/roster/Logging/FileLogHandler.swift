@@ -8,22 +8,38 @@ import NIOConcurrencyHelpers
 /// so a log line can be trusted to be one line.
 struct FileLogHandler: LogHandler {
     final class Sink: Sendable {
-        private let handle: NIOLockedValueBox<FileHandle?>
+        /// Appended to with write(2): one call a line, no Data or FileHandle between (their
+        /// generic paths cost a start 0.4 ms of the runtime's conformance look-ups).
+        private let descriptor: Int32
+        private let lock = NIOLock()
 
         init(path: String) throws {
             let url = URL(fileURLWithPath: path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            if !FileManager.default.fileExists(atPath: path) {
-                _ = FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
-            }
-            let handle = try FileHandle(forWritingTo: url)
-            try handle.seekToEnd()
-            self.handle = NIOLockedValueBox(handle)
+            let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else { throw OpenFailure(reason: String(cString: strerror(errno))) }
+            self.descriptor = descriptor
+        }
+
+        deinit { close(descriptor) }
+
+        struct OpenFailure: LocalizedError {
+            var reason: String
+            var errorDescription: String? { reason }
         }
 
         func write(_ line: String) {
-            handle.withLockedValue { handle in
-                try? handle?.write(contentsOf: Data(line.utf8))
+            var line = line
+            lock.withLock {
+                line.withUTF8 { bytes in
+                    var rest = UnsafeRawBufferPointer(bytes)
+                    while !rest.isEmpty {
+                        let written = Foundation.write(descriptor, rest.baseAddress, rest.count)
+                        if written < 0 && errno == EINTR { continue }
+                        guard written > 0 else { return }
+                        rest = UnsafeRawBufferPointer(rebasing: rest[written...])
+                    }
+                }
             }
         }
     }

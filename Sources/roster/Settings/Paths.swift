@@ -26,8 +26,8 @@ struct Paths {
     var draftFile: String { stateFolder + "/draft.json" }
     /// `$XDG_STATE_HOME/roster/import-mappings.json`: the import columns a person mapped, per header set.
     var importMappingsFile: String { stateFolder + "/import-mappings.json" }
-    /// `$XDG_STATE_HOME/roster/dialects.json`: the dialect each server spoke when `--api auto` found out (`KnownDialects`).
-    var dialectsFile: String { stateFolder + "/dialects.json" }
+    /// `$XDG_STATE_HOME/roster/dialects.tsv`: the dialect each server spoke when `--api auto` found out (`KnownDialects`).
+    var dialectsFile: String { stateFolder + "/dialects.tsv" }
     /// `$XDG_STATE_HOME/roster/journal.sqlite`: the change journal (every write, for undo).
     var journalFile: String { stateFolder + "/journal.sqlite" }
     /// `$XDG_CONFIG_HOME/roster/roster.json`, read when it exists and no --config is given.
