@@ -75,7 +75,7 @@ bench() {
     local extra=()
     [ -n "$marker" ] && extra+=(--marker "$marker")
     [[ $name == roster* || $name == base* ]] && extra+=("${roster_env[@]}")
-    echo "measuring $name ($keys, idle ${idle}s, $RUNS runs)"
+    echo "measuring $name ($keys, idle ${idle}s, ${BENCH_RUNS:-$RUNS} runs)"
     "$PYTHON" "$TUIBENCH" "${common[@]}" --runs "${BENCH_RUNS:-$RUNS}" "${extra[@]}" --keys "$keys" --idle "$idle" --quit-keys "$quit" \
         --json "$workdir/$name.json" -- "$@" >"$workdir/$name.txt" 2>&1 \
         || { cat "$workdir/$name.txt" >&2; exit 1; }
