@@ -13,22 +13,27 @@ public indirect enum JSONValue: Sendable, Hashable, Codable {
     case array([JSONValue])
     case object([String: JSONValue])
 
+    /// Tried in the order a SCIM resource's values come most often: strings, then objects and
+    /// arrays, then the scalars. Codable cannot ask a value's kind, and each wrong guess throws
+    /// a DecodingError (its coding path and message built): strings tried fourth cost the first
+    /// SCIM page of a start 12 ms (docs/benchmarks.md, "Issue 28, eleventh pass"). An integer is
+    /// still tried before a Double, so it stays exact; no two kinds accept the same value.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([String: JSONValue].self) {
+            self = .object(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
         } else if let value = try? container.decode(Bool.self) {
             self = .bool(value)
         } else if let value = try? container.decode(Int64.self) {
             self = .integer(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
         } else {
-            self = .object(try container.decode([String: JSONValue].self))
+            self = .number(try container.decode(Double.self))
         }
     }
 
