@@ -10,18 +10,17 @@ struct FileLogHandler: LogHandler {
     final class Sink: Sendable {
         /// Appended to with write(2): one call a line, no Data or FileHandle between (their
         /// generic paths cost a start 0.4 ms of the runtime's conformance look-ups).
-        private let descriptor: Int32
-        private let lock = NIOLock()
+        private let descriptor: NIOLockedValueBox<Int32>
 
         init(path: String) throws {
             let url = URL(fileURLWithPath: path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else { throw OpenFailure(reason: String(cString: strerror(errno))) }
-            self.descriptor = descriptor
+            self.descriptor = NIOLockedValueBox(descriptor)
         }
 
-        deinit { close(descriptor) }
+        deinit { close(descriptor.withLockedValue { $0 }) }
 
         struct OpenFailure: LocalizedError {
             var reason: String
@@ -30,7 +29,7 @@ struct FileLogHandler: LogHandler {
 
         func write(_ line: String) {
             var line = line
-            lock.withLock {
+            descriptor.withLockedValue { descriptor in
                 line.withUTF8 { bytes in
                     var rest = UnsafeRawBufferPointer(bytes)
                     while !rest.isEmpty {
