@@ -74,6 +74,28 @@ struct SCIMTableOrderTests {
         try store.pool.close()
     }
 
+    @Test("with no filter and no sortBy a page follows the table's own order: no sort of every row")
+    func unfilteredPageIsNotSorted() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-scim-order-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SQLiteStore(path: directory.appendingPathComponent("users.sqlite").path,
+                                    queryBudget: QueryBudget.notUnderTest)
+        let users = DemoData.users(count: 300)
+        try await store.insertAll(users)
+        let query = SCIMListQuery(filter: nil, sort: nil, startIndex: 101, count: 50)
+        let plan = try SCIMListPlan(select: "users.id", columns: SCIMUserColumns(dialect: SQLiteSCIMDialect()), query: query)
+        let steps = try await store.pool.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + plan.filterIndexPageSQL,
+                             arguments: SQLiteSCIMDialect.statementArguments(plan.pageArguments)).map { $0["detail"] as String }
+        }
+        // A sort step ("USE TEMP B-TREE FOR ORDER BY") read and sorted every user for each page.
+        #expect(!steps.joined(separator: "; ").contains("TEMP B-TREE"), "\(steps)")
+        let answer = try await store.scimUsers(query)
+        #expect(answer.total == 300)
+        #expect(answer.records.map(\.user.id) == users[100..<150].map(\.id))
+        try store.pool.close()
+    }
+
     @Test("the walk is chosen for dense matches near the start, the index for sparse ones or deep pages")
     func choice() {
         #expect(SQLiteStore.walkedFraction(matches: 94_242, users: 1_000_000, through: 50) != nil)
