@@ -321,7 +321,7 @@ public actor SCIMDirectory: Directory {
 
     static func decode(_ response: TransportResponse) throws -> JSONValue {
         do {
-            return try JSONDecoder().decode(JSONValue.self, from: response.body)
+            return try JSONValue(parsing: response.body)
         } catch {
             throw APIError.decodingFailed(DecodingFailure(error, body: response.body))
         }

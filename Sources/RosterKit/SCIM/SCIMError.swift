@@ -5,7 +5,7 @@ import Foundation
 enum SCIMError {
     /// Nil when `body` is not a SCIM error.
     static func errorBody(from body: Data) -> ErrorBody? {
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: body),
+        guard let value = try? JSONValue(parsing: body),
               let schemas = value[attribute: "schemas"]?.arrayValue,
               schemas.contains(.string(SCIMSchemas.error))
         else { return nil }
