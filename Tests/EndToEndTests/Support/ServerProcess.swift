@@ -78,7 +78,7 @@ final class ServerProcess {
     func kill() {
         guard process.isRunning else { return }
         _ = Glibc.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        ChildExit.wait(for: process)
     }
 
     /// Starts the server again on the same database and port, with `extraArguments` in place of
@@ -99,13 +99,12 @@ final class ServerProcess {
         }
     }
 
-    var isRunning: Bool { process.isRunning }
+    var isRunning: Bool { !ChildExit.hasEnded(process) }
 
     /// How the server ended, or that it runs; with the end of what it wrote to standard error.
     var stateForMessages: String {
-        let state = process.isRunning
-            ? "running"
-            : "exited (\(process.terminationReason == .uncaughtSignal ? "signal" : "status") \(process.terminationStatus))"
+        let state = ChildExit.outcome(of: process).map { "exited (\($0.reason == .uncaughtSignal ? "signal" : "status") \($0.status))" }
+            ?? "running"
         let errors = (try? String(contentsOf: Self.errorsFile(in: directory), encoding: .utf8)) ?? ""
         return "roster-server \(state); the end of its standard error: \(errors.suffix(2_000))"
     }
@@ -115,7 +114,7 @@ final class ServerProcess {
     func terminate(waitingAtMost limit: Duration) -> Duration? {
         let started = ContinuousClock.now
         process.terminate()
-        while process.isRunning {
+        while !ChildExit.hasEnded(process) {
             guard ContinuousClock.now - started < limit else {
                 kill()
                 return nil
@@ -128,7 +127,7 @@ final class ServerProcess {
     func stop() {
         if process.isRunning {
             process.terminate()
-            process.waitUntilExit()
+            if !ChildExit.wait(for: process) { _ = Glibc.kill(process.processIdentifier, SIGKILL) }
         }
         try? FileManager.default.removeItem(at: directory)
     }

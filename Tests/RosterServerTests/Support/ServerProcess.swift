@@ -86,29 +86,12 @@ final class ServerProcess: Sendable {
 
     /// Waits for the process to end and returns how: its exit status, or the signal that ended it.
     func waitForExit() async -> (reason: Process.TerminationReason, status: Int32) {
-        var seenByTheKernel: (reason: Process.TerminationReason, status: Int32)?
-        _ = await eventually(within: .seconds(30)) {
-            if !self.process.isRunning { return true }
-            seenByTheKernel = Self.exitWithoutReaping(self.process.processIdentifier)
-            return seenByTheKernel != nil
-        }
+        _ = await eventually(within: .seconds(30)) { ChildExit.hasEnded(self.process) }
         // And until both pipes are read to their end: an exit can come before the last of
         // its output is read (once, a refusal's sentence was not there yet).
         _ = await eventually(within: .seconds(5)) { self.output.ended.withLockedValue { $0 } == 2 }
-        // Foundation hears of an exit through a socket the child holds; a process another test
-        // spawns at that moment can inherit it, and then Foundation never hears
-        // (swift-corelibs-foundation#4795) and `terminationReason` traps, ending every test.
-        if process.isRunning, let seenByTheKernel { return seenByTheKernel }
-        return (process.terminationReason, process.terminationStatus)
-    }
-
-    /// How the child ended if it has, asked of the kernel without reaping it (WNOWAIT), so
-    /// Foundation still can; nil while it runs.
-    private static func exitWithoutReaping(_ pid: Int32) -> (reason: Process.TerminationReason, status: Int32)? {
-        var info = siginfo_t()
-        guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0, info._sifields._sigchld.si_pid == pid else { return nil }
-        let status = info._sifields._sigchld.si_status
-        return info.si_code == Int32(CLD_EXITED) ? (.exit, status) : (.uncaughtSignal, status)
+        // Foundation may never hear of the exit (`ChildExit`); the kernel's answer then.
+        return ChildExit.outcome(of: process) ?? (.uncaughtSignal, -1)
     }
 
     deinit {
