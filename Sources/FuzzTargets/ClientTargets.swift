@@ -26,10 +26,10 @@ enum ClientTargets {
     /// A SCIM service's answers: a resource, a list, its configuration and schema, an error.
     static func scimEnvelopes(_ bytes: [UInt8]) {
         let body = Data(bytes)
-        // `JSONValueParser` reads what JSONDecoder reads, and refuses what it refuses.
+        // `JSONValue(parsing:)` reads what JSONDecoder reads, and refuses what it refuses.
         let parsed = try? JSONValue(parsing: body)
         let decoded = try? JSONDecoder().decode(JSONValue.self, from: body)
-        fuzzCheck(parsed == decoded, "JSONValueParser read \(String(describing: parsed)), JSONDecoder \(String(describing: decoded))")
+        fuzzCheck(parsed == decoded, "JSONValue(parsing:) read \(String(describing: parsed)), JSONDecoder \(String(describing: decoded))")
         _ = SCIMError.errorBody(from: body)
         guard let value = try? SCIMDirectory.decode(TransportResponse(status: 200, body: body)) else { return }
         _ = SCIMUserMapping.user(from: value)

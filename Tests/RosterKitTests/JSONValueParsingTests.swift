@@ -2,10 +2,10 @@ import Foundation
 @testable import RosterKit
 import Testing
 
-/// `JSONValue(parsing:)` (JSONValueParser) must read every body as `JSONDecoder` reads it
+/// `JSONValue(parsing:)` (JSONTextReader with JSONValueBuilder) must read every body as `JSONDecoder` reads it
 /// through `JSONValue.init(from:)`: the SCIM client switched to it for speed, and a resource is
 /// written back as it was read.
-@Suite("JSONValue read by JSONValueParser equals JSONValue read by JSONDecoder")
+@Suite("JSONValue read by JSONTextReader equals JSONValue read by JSONDecoder")
 struct JSONValueParsingTests {
     private func both(_ text: String) throws -> (parsed: JSONValue, decoded: JSONValue) {
         let body = Data(text.utf8)
