@@ -52,19 +52,11 @@ public struct JSONTextReader<Builder: JSONTreeBuilder> {
         self.builder = builder
     }
 
+    /// Reads `body` (a `Data`, a `[UInt8]`, …) whole.
     @inlinable
-    public static func read(_ body: Data, with builder: Builder) throws(JSONTextFailure) -> Builder.Value {
+    public static func read(_ body: some ContiguousBytes, with builder: Builder) throws(JSONTextFailure) -> Builder.Value {
         let result: Result<Builder.Value, JSONTextFailure> = body.withUnsafeBytes { raw in
             var reader = JSONTextReader(bytes: raw.bindMemory(to: UInt8.self), builder: builder)
-            return Result { () throws(JSONTextFailure) in try reader.document() }
-        }
-        return try result.get()
-    }
-
-    @inlinable
-    public static func read(_ bytes: [UInt8], with builder: Builder) throws(JSONTextFailure) -> Builder.Value {
-        let result: Result<Builder.Value, JSONTextFailure> = bytes.withUnsafeBufferPointer { buffer in
-            var reader = JSONTextReader(bytes: buffer, builder: builder)
             return Result { () throws(JSONTextFailure) in try reader.document() }
         }
         return try result.get()
@@ -188,7 +180,7 @@ public struct JSONTextReader<Builder: JSONTreeBuilder> {
                 case UInt8(ascii: "n"): utf8.append(0x0A)
                 case UInt8(ascii: "r"): utf8.append(0x0D)
                 case UInt8(ascii: "t"): utf8.append(0x09)
-                case UInt8(ascii: "u"): utf8.append(contentsOf: try unicodeEscape())
+                case UInt8(ascii: "u"): UTF8.encode(try unicodeEscape()) { utf8.append($0) }
                 default: throw failure("an unknown escape")
                 }
             default:
@@ -199,9 +191,9 @@ public struct JSONTextReader<Builder: JSONTreeBuilder> {
         throw failure("a string is not closed")
     }
 
-    /// The UTF-8 of `\uXXXX` (its `\u` read), with the low half of a surrogate pair after it.
+    /// The character of `\uXXXX` (its `\u` read), with the low half of a surrogate pair after it.
     @inlinable
-    mutating func unicodeEscape() throws(JSONTextFailure) -> [UInt8] {
+    mutating func unicodeEscape() throws(JSONTextFailure) -> Unicode.Scalar {
         let first = try hexQuad()
         var scalar: UInt32 = first
         if (0xD800...0xDBFF).contains(first) {
@@ -216,7 +208,7 @@ public struct JSONTextReader<Builder: JSONTreeBuilder> {
             throw failure("a lone surrogate in a \\u escape")
         }
         guard let unicode = Unicode.Scalar(scalar) else { throw failure("not a character") }
-        return Array(String(Character(unicode)).utf8)
+        return unicode
     }
 
     @inlinable
