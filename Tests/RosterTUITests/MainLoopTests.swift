@@ -191,6 +191,29 @@ struct MainLoopTests {
         #expect(await canvas.eventuallyShows("Later on"))
     }
 
+    /// A frame's reads are registered after it is sent: a change made while it is sent is
+    /// still drawn (the frame registered then differs from the one drawn).
+    @Test func aChangeMadeWhileAFrameIsSentIsDrawn() async throws {
+        let canvas = grid(120, 40)
+        var changeOnce: (@MainActor () -> Void)?
+        let controller = AppController(model: model, canvas: canvas, serverLabel: "test server") {
+            changeOnce?()
+            changeOnce = nil
+        }
+        controller.start()
+        #expect(await canvas.eventuallyShows("1 / 126"))
+        // Nothing in flight whose answer would draw the change anyway (the detail pane's
+        // settle delay run out, its user loaded).
+        await clock.advance(by: .seconds(5))
+        await model.activity.waitForIdle()
+        for _ in 0..<1000 { await Task.yield() }
+        changeOnce = { [model] in model.showStatus("Changed while sent") }
+        // A key bound to nothing: it starts no work whose answer would draw the change anyway.
+        controller.handle([.key(.character("Z"))])
+        #expect(!canvas.text.contains("Changed while sent"), "the key's frame was drawn before the change")
+        #expect(await canvas.eventuallyShows("Changed while sent"))
+    }
+
     @Test func nothingIsDrawnWhileIdle() async throws {
         #expect(await started())
         // Let every timer (the detail pane's settle delay) run out.

@@ -157,20 +157,32 @@ public final class AppController {
     }
 
     /// Draws a frame now, and arranges for the next one when anything it read changes.
+    ///
+    /// The frame is drawn and sent untracked; its content is then derived a second time under
+    /// `withObservationTracking`, after the bytes are out. Registering a frame's reads with
+    /// Observation is a fifth of a key's work, and a key's time is the time to its bytes: work
+    /// after them is not waited for (docs/benchmarks.md, "Issue 28, thirteenth pass").
     public func render() {
         frame += 1
         framesDrawn += 1
         let drawn = frame
         if !model.topScreenScrolls { helpScroll = 0 }
+        let shown = renderer.content(size: canvas.size, connectionPicker: connectionPicker.map(pickerContent))
+        helpScrollLimit = renderer.draw(shown, on: canvas, helpScroll: helpScroll)
+        present()
+        var watched: FrameContent?
         withObservationTracking {
-            helpScrollLimit = renderer.render(on: canvas, helpScroll: helpScroll, connectionPicker: connectionPicker.map(pickerContent))
+            watched = renderer.content(size: canvas.size, connectionPicker: connectionPicker.map(pickerContent))
         } onChange: { [weak self] in
             // Runs before the change lands; the frame is drawn after it, unless a frame
             // was drawn in between (a key's own frame).
             guard self?.handlingEvents.load(ordering: .relaxed) != true else { return }
             Task { @MainActor [weak self] in self?.renderIfStale(since: drawn) }
         }
-        present()
+        // A change made while the frame was being sent is not missed: it gets a frame.
+        if watched != shown {
+            Task { @MainActor [weak self] in self?.renderIfStale(since: drawn) }
+        }
     }
 
     private func renderIfStale(since drawn: Int) {

@@ -13,23 +13,10 @@ import RosterApp
 final class ScreenRenderer {
     let presenter: Presenter
     /// What the base layer shows now, when it was the top layer of the last frame.
-    private var drawnBase: BaseContent?
+    private var drawnBase: FrameContent.Base?
 
     init(presenter: Presenter) {
         self.presenter = presenter
-    }
-
-    /// Everything the base layer (list, detail, header, hints) is drawn from.
-    private struct BaseContent: Equatable {
-        var size: Size
-        var header: HeaderContent
-        /// The users view's list, or nil when the groups view is up (and `groups` is set).
-        var list: ListContent?
-        var groups: GroupsContent?
-        var detail: DetailContent?
-        var detailSpinner: String?
-        var status: StatusContent
-        var hints: [Hint]
     }
 
     /// Forgets what is on screen, so the next frame draws everything.
@@ -40,24 +27,59 @@ final class ScreenRenderer {
     /// Draws the frame; returns how far the help can scroll (0 when it is not open).
     @discardableResult
     func render(on canvas: any Canvas, helpScroll: Int = 0, connectionPicker: PickerContent? = nil) -> Int {
-        canvas.setCursor(nil)
+        draw(content(size: canvas.size, connectionPicker: connectionPicker), on: canvas, helpScroll: helpScroll)
+    }
+
+    /// What a frame of `size` shows: every read of a model a frame makes is made here.
+    func content(size: Size, connectionPicker: PickerContent? = nil) -> FrameContent {
+        var frame = FrameContent(size: size, layout: ScreenLayout(size: size), connectionPicker: connectionPicker)
+        guard let layout = frame.layout else { return frame }
         let model = presenter.model
-        guard let layout = ScreenLayout(size: canvas.size) else {
+        frame.baseOnTop = model.screens.count == 1
+        let showsGroups = model.mainView == .groups
+        let detail = showsGroups ? nil : presenter.detail()
+        frame.base = FrameContent.Base(
+            size: size, header: presenter.header(), list: showsGroups ? nil : presenter.listContent(focused: frame.baseOnTop),
+            groups: showsGroups ? presenter.groups() : nil,
+            detail: detail, detailSpinner: detail?.isRefreshing == true ? presenter.spinner : nil,
+            status: presenter.status(), hints: KeyBindings.hints(for: model))
+        for screen in model.screens.dropFirst() {
+            switch screen {
+            case .list: break
+            case .help: frame.layers.append(.help(KeyHelp.sections(for: model.traits)))
+            case .error(let dialog): frame.layers.append(.dialog(presenter.dialog(dialog)))
+            case .confirm(let confirm): frame.layers.append(.dialog(presenter.dialog(confirm)))
+            case .form(let form): frame.layers.append(.form(presenter.form(form)))
+            case .choice(let choice): frame.layers.append(.choice(presenter.choice(choice)))
+            case .bulkSummary(let run): frame.layers.append(.bulkSummary(presenter.summary(of: run)))
+            case .export(let export): frame.layers.append(.dialog(presenter.dialog(export)))
+            case .importer(let importer):
+                importer.visibleRowCount = ImportView.visibleRows(in: layout)
+                frame.layers.append(.importer(presenter.importContent(importer, visible: importer.visibleRowCount)))
+            case .prompt(let prompt): frame.layers.append(.form(presenter.form(prompt)))
+            case .picker(let picker): frame.layers.append(.picker(presenter.picker(picker)))
+            case .recentChanges(let changes):
+                changes.visibleRowCount = RecentChangesView.visibleRows(in: layout)
+                frame.layers.append(.recentChanges(presenter.recentChanges(changes, visible: changes.visibleRowCount)))
+            }
+        }
+        return frame
+    }
+
+    /// Draws `frame`, redrawing of the base layer only what differs from the last frame drawn.
+    /// Returns how far the help can scroll (0 when it is not open).
+    @discardableResult
+    func draw(_ frame: FrameContent, on canvas: any Canvas, helpScroll: Int = 0) -> Int {
+        canvas.setCursor(nil)
+        guard let layout = frame.layout, let base = frame.base else {
             drawnBase = nil
             canvas.clear()
             TooSmallView.draw(size: canvas.size, on: canvas)
             return 0
         }
-        let listOnTop = model.screens.count == 1
-        let showsGroups = model.mainView == .groups
-        let detail = showsGroups ? nil : presenter.detail()
-        let base = BaseContent(
-            size: canvas.size, header: presenter.header(), list: showsGroups ? nil : presenter.listContent(focused: listOnTop),
-            groups: showsGroups ? presenter.groups() : nil,
-            detail: detail, detailSpinner: detail?.isRefreshing == true ? presenter.spinner : nil,
-            status: presenter.status(), hints: KeyBindings.hints(for: model))
+        let showsGroups = base.list == nil
         // Switching between the users and the groups changes every line of the body: draw all.
-        let previous = drawnBase.flatMap { $0.size == base.size && listOnTop && ($0.groups == nil) == !showsGroups ? $0 : nil }
+        let previous = drawnBase.flatMap { $0.size == base.size && frame.baseOnTop && ($0.groups == nil) == !showsGroups ? $0 : nil }
         if previous == nil { canvas.clear() }
 
         if base.header != previous?.header {
@@ -79,33 +101,24 @@ final class ScreenRenderer {
         if base.hints != previous?.hints {
             HintBar.draw(base.hints, in: layout.hints, on: canvas)
         }
-        drawnBase = listOnTop ? base : nil
+        drawnBase = frame.baseOnTop ? base : nil
 
         var helpScrollLimit = 0
-        for screen in model.screens.dropFirst() {
+        for layer in frame.layers {
             // Only the top layer may show a cursor (a form under a dialog must not).
             canvas.setCursor(nil)
-            switch screen {
-            case .list: break
-            case .help: helpScrollLimit = HelpView.draw(KeyHelp.sections(for: model.traits), scroll: helpScroll, layout: layout, on: canvas)
-            case .error(let dialog): DialogView.draw(presenter.dialog(dialog), layout: layout, on: canvas)
-            case .confirm(let confirm): DialogView.draw(presenter.dialog(confirm), layout: layout, on: canvas)
-            case .form(let form): FormView.draw(presenter.form(form), layout: layout, on: canvas)
-            case .choice(let choice): ChoiceView.draw(presenter.choice(choice), layout: layout, on: canvas)
-            case .bulkSummary(let run):
-                helpScrollLimit = BulkSummaryView.draw(presenter.summary(of: run), scroll: helpScroll, layout: layout, on: canvas)
-            case .export(let export): DialogView.draw(presenter.dialog(export), layout: layout, on: canvas)
-            case .importer(let model):
-                model.visibleRowCount = ImportView.visibleRows(in: layout)
-                ImportView.draw(presenter.importContent(model, visible: model.visibleRowCount), layout: layout, on: canvas)
-            case .prompt(let prompt): FormView.draw(presenter.form(prompt), layout: layout, on: canvas)
-            case .picker(let picker): PickerView.draw(presenter.picker(picker), layout: layout, on: canvas)
-            case .recentChanges(let changes):
-                changes.visibleRowCount = RecentChangesView.visibleRows(in: layout)
-                RecentChangesView.draw(presenter.recentChanges(changes, visible: changes.visibleRowCount), layout: layout, on: canvas)
+            switch layer {
+            case .help(let sections): helpScrollLimit = HelpView.draw(sections, scroll: helpScroll, layout: layout, on: canvas)
+            case .dialog(let dialog): DialogView.draw(dialog, layout: layout, on: canvas)
+            case .form(let form): FormView.draw(form, layout: layout, on: canvas)
+            case .choice(let choice): ChoiceView.draw(choice, layout: layout, on: canvas)
+            case .bulkSummary(let summary): helpScrollLimit = BulkSummaryView.draw(summary, scroll: helpScroll, layout: layout, on: canvas)
+            case .importer(let content): ImportView.draw(content, layout: layout, on: canvas)
+            case .picker(let picker): PickerView.draw(picker, layout: layout, on: canvas)
+            case .recentChanges(let content): RecentChangesView.draw(content, layout: layout, on: canvas)
             }
         }
-        if let connectionPicker {
+        if let connectionPicker = frame.connectionPicker {
             // Above every connection's screens; what is under it is drawn whole next time.
             canvas.setCursor(nil)
             PickerView.draw(connectionPicker, layout: layout, on: canvas)
