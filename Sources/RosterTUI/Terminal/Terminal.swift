@@ -49,9 +49,14 @@ public final class Terminal {
             _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         }
 
-        guard initscr() != nil else { throw TerminalError.setupFailed("ncurses could not initialise the terminal (TERM=\(environment["TERM"] ?? "unset"))") }
-        // Our handlers replace the ones ncurses installed: every signal becomes an event.
+        // Our handlers go in before ncurses starts, so it installs none of its own: every
+        // signal becomes an event. With SIGTSTP already handled, ncurses also stops ignoring
+        // it around each screen update, two `sigaction` calls a frame.
         _ = roster_guard_forward_signals(pipeDescriptors[1])
+        guard initscr() != nil else {
+            for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGTSTP, SIGCONT] { Glibc.signal(signal, SIG_DFL) }
+            throw TerminalError.setupFailed("ncurses could not initialise the terminal (TERM=\(environment["TERM"] ?? "unset"))")
+        }
         _ = roster_guard_install_crash_handlers()
 
         cbreak()
