@@ -9,6 +9,9 @@ extension UserListModel {
         guard reload == nil, let listing = state.value, listing.total > 0 else { return }
         let wanted = window.wantedPages(
             offset: scrollOffset, height: viewportHeight, total: listing.total, direction: direction)
+        let limit = max(Self.maximumCachedPages, wanted.count)
+        // A move inside pages already known (most keys): nothing to start, cancel or evict.
+        if pageLoads.isEmpty, listing.pages.count <= limit, wanted.allSatisfy({ listing.pages[$0] != nil }) { return }
         let wantedSet = Set(wanted)
         var pages = listing.pages
         var changed = false
@@ -27,7 +30,6 @@ extension UserListModel {
             started.append(page)
             changed = true
         }
-        let limit = max(Self.maximumCachedPages, wanted.count)
         let center = window.page(ofRow: selection)
         for page in PageWindow.evictions(cached: pages.keys, wanted: wantedSet, center: center, limit: limit) {
             pages[page] = nil

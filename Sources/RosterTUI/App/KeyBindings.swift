@@ -193,6 +193,46 @@ enum KeyBindings {
     }
 
     /// What the hint bar offers for the screen on top.
+    /// What the list's hint bar holds, from everything it depends on.
+    private struct ListHintInputs: Equatable {
+        /// The marks' count label, nil without marks.
+        var marked: String?
+        var bulkRunning: Bool
+        var searching: Bool
+        var canRetry: Bool
+        var filtered: Bool
+        var hasGroups: Bool
+    }
+
+    private static var lastListHints: (inputs: ListHintInputs, hints: [Hint])?
+
+    private static func listHints(_ inputs: ListHintInputs) -> [Hint] {
+        var hints: [Hint]
+        if let marked = inputs.marked {
+            // With marks, b, S, d and y act on them: those come first.
+            hints = [Hint("j/k", "Move"), Hint("Space", "Mark"), Hint("b", "Bulk: \(marked)"), Hint("u", "Unmark"),
+                     Hint("S", "Suspend marked"), Hint("d", "Delete marked"), Hint("/", "Search")]
+        } else {
+            hints = [Hint("j/k", "Move"), Hint("/", "Search"), Hint("f", "Filter"), Hint("n", "New"), Hint("e", "Edit"), Hint("d", "Delete")]
+        }
+        let unmarked = inputs.marked == nil
+        if inputs.bulkRunning {
+            hints.insert(Hint("Esc", "Stop the run"), at: 0)
+        } else if inputs.searching {
+            hints.append(Hint("Esc", "Clear search"))
+        }
+        if inputs.canRetry { hints.insert(Hint("r", "Retry"), at: 0) }
+        if inputs.filtered { hints.append(Hint("F", "Clear filters")) }
+        // Help and Quit before the newer keys, and kept however narrow the bar.
+        // Tab is how the groups view is found at all: it comes before the list's own keys.
+        if inputs.hasGroups { hints.append(Hint("Tab", "Groups")) }
+        if unmarked { hints.append(Hint("S", "Suspend")) }
+        hints += [Hint("s", "Sort"), Hint("R", "Refresh"), Hint("?", "Help", keep: true), Hint("q", "Quit", keep: true)]
+        if unmarked { hints += [Hint("Space", "Mark"), Hint("b", "Bulk")] }
+        hints += [Hint("y", unmarked ? "Copy email" : "Copy emails"), Hint("t/o", "Status/role"), Hint("x", "Export"), Hint("i", "Import")]
+        return hints
+    }
+
     static func hints(for model: AppModel) -> [Hint] {
         switch model.topScreen {
         case .list where model.line != nil:
@@ -210,28 +250,14 @@ enum KeyBindings {
             return groupsHints(for: model)
         case .list:
             let marks = model.list.marks
-            var hints: [Hint]
-            if marks.isEmpty {
-                hints = [Hint("j/k", "Move"), Hint("/", "Search"), Hint("f", "Filter"), Hint("n", "New"), Hint("e", "Edit"), Hint("d", "Delete")]
-            } else {
-                // With marks, b, S, d and y act on them: those come first.
-                hints = [Hint("j/k", "Move"), Hint("Space", "Mark"), Hint("b", "Bulk: \(marks.countLabel)"), Hint("u", "Unmark"),
-                         Hint("S", "Suspend marked"), Hint("d", "Delete marked"), Hint("/", "Search")]
-            }
-            if model.isBulkRunning {
-                hints.insert(Hint("Esc", "Stop the run"), at: 0)
-            } else if !model.list.searchText.isEmpty {
-                hints.append(Hint("Esc", "Clear search"))
-            }
-            if model.canRetry { hints.insert(Hint("r", "Retry"), at: 0) }
-            if !model.list.filter.isEmpty { hints.append(Hint("F", "Clear filters")) }
-            // Help and Quit before the newer keys, and kept however narrow the bar.
-            // Tab is how the groups view is found at all: it comes before the list's own keys.
-            if model.hasGroups { hints.append(Hint("Tab", "Groups")) }
-            if marks.isEmpty { hints.append(Hint("S", "Suspend")) }
-            hints += [Hint("s", "Sort"), Hint("R", "Refresh"), Hint("?", "Help", keep: true), Hint("q", "Quit", keep: true)]
-            if marks.isEmpty { hints += [Hint("Space", "Mark"), Hint("b", "Bulk")] }
-            hints += [Hint("y", marks.isEmpty ? "Copy email" : "Copy emails"), Hint("t/o", "Status/role"), Hint("x", "Export"), Hint("i", "Import")]
+            let inputs = ListHintInputs(
+                marked: marks.isEmpty ? nil : marks.countLabel, bulkRunning: model.isBulkRunning,
+                searching: !model.list.searchText.isEmpty, canRetry: model.canRetry,
+                filtered: !model.list.filter.isEmpty, hasGroups: model.hasGroups)
+            // A key that only moves the selection changes none of them: the last frame's hints.
+            if let last = lastListHints, last.inputs == inputs { return last.hints }
+            let hints = listHints(inputs)
+            lastListHints = (inputs, hints)
             return hints
         case .form(let form):
             let choose = form.focus.isText ? Hint("Ctrl-U", "Clear") : Hint("←/→", "Choose")
