@@ -42,18 +42,27 @@ static void forward_signal(int signal_number) {
     errno = saved_errno;
 }
 
+/* The signals that become the main loop's events. */
+static const int forwarded_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGTSTP, SIGCONT};
+#define FORWARDED_COUNT (sizeof forwarded_signals / sizeof forwarded_signals[0])
+
 int roster_guard_forward_signals(int write_fd) {
-    static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGTSTP, SIGCONT};
     forward_fd = write_fd;
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = forward_signal;
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART;
-    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) {
-        if (sigaction(signals[i], &action, NULL) != 0) return -1;
+    for (unsigned i = 0; i < FORWARDED_COUNT; i++) {
+        if (sigaction(forwarded_signals[i], &action, NULL) != 0) return -1;
     }
     return 0;
+}
+
+void roster_guard_stop_forwarding_signals(void) {
+    for (unsigned i = 0; i < FORWARDED_COUNT; i++) {
+        signal(forwarded_signals[i], SIG_DFL);
+    }
 }
 
 static void crash_handler(int signal_number) {

@@ -12,6 +12,8 @@ int roster_guard_save_terminal(int fd);
 /* Writes every caught signal's number as one byte to write_fd (a non-blocking pipe):
    SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGTSTP, SIGCONT. */
 int roster_guard_forward_signals(int write_fd);
+/* Gives the forwarded signals back their default actions (the terminal could not start). */
+void roster_guard_stop_forwarding_signals(void);
 
 /* On SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE: leave the alternate screen, show the
    cursor, reset colours and mouse reporting, restore the saved termios, then die of the

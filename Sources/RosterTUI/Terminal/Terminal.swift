@@ -54,7 +54,7 @@ public final class Terminal {
         // it around each screen update, two `sigaction` calls a frame.
         _ = roster_guard_forward_signals(pipeDescriptors[1])
         guard initscr() != nil else {
-            for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGTSTP, SIGCONT] { Glibc.signal(signal, SIG_DFL) }
+            roster_guard_stop_forwarding_signals()
             throw TerminalError.setupFailed("ncurses could not initialise the terminal (TERM=\(environment["TERM"] ?? "unset"))")
         }
         _ = roster_guard_install_crash_handlers()
