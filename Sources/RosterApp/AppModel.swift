@@ -148,7 +148,7 @@ public final class AppModel {
         case .prompt(let prompt): prompt.phase.isFailed
         case .picker(let picker): picker.choices.error != nil || { if case .failed = picker.phase { true } else { false } }()
         case .list where mainView == .groups: groupsView.hasFailure == true
-        case .list: list.state.error != nil || list.hasFailedPages || detail.state.error != nil
+        case .list: list.state.isFailed || list.hasFailedPages || detail.state.isFailed
         }
     }
 

@@ -25,6 +25,13 @@ public enum LoadState<Value> {
         return false
     }
 
+    /// Whether the last load failed: a look at the case alone, without copying what it holds
+    /// (a frame asks it of every held page).
+    public var isFailed: Bool {
+        if case .failed = self { return true }
+        return false
+    }
+
     /// The failure of the last load, if it failed.
     public var error: APIError? {
         if case .failed(let error, _) = self { return error }

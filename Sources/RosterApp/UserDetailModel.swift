@@ -83,7 +83,7 @@ public final class UserDetailModel {
         return true
     }
 
-    private var isFailed: Bool { state.error != nil }
+    private var isFailed: Bool { state.isFailed }
 
     private func fetch(_ id: String, ticket: Int) {
         let directory = self.directory

@@ -11,7 +11,7 @@ extension UserListModel {
             offset: scrollOffset, height: viewportHeight, total: listing.total, direction: direction)
         let limit = max(Self.maximumCachedPages, wanted.count)
         // A move inside pages already known (most keys): nothing to start, cancel or evict.
-        if pageLoads.isEmpty, listing.pages.count <= limit, wanted.allSatisfy({ listing.pages[$0] != nil }) { return }
+        if pageLoads.isEmpty, listing.pages.count <= limit, wanted.allSatisfy(listing.pages.keys.contains) { return }
         let wantedSet = Set(wanted)
         var pages = listing.pages
         var changed = false

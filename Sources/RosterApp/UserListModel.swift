@@ -101,7 +101,7 @@ public final class UserListModel {
 
     /// Whether some held page failed to load (its rows show as errors).
     public var hasFailedPages: Bool {
-        state.value?.pages.values.contains { $0.error != nil } ?? false
+        state.value?.pages.values.contains { $0.isFailed } ?? false
     }
 
     /// How many pages are held in memory.

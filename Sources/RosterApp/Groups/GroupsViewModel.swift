@@ -108,7 +108,7 @@ public final class GroupsViewModel {
     }
 
     public var hasFailure: Bool {
-        groups.state.error != nil || groups.moreFailure != nil || members.state.error != nil || members.moreFailure != nil
+        groups.state.isFailed || groups.moreFailure != nil || members.state.isFailed || members.moreFailure != nil
     }
 
     // MARK: Members following the selection
