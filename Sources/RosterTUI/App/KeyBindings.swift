@@ -192,7 +192,6 @@ enum KeyBindings {
         }
     }
 
-    /// What the hint bar offers for the screen on top.
     /// What the list's hint bar holds, from everything it depends on.
     private struct ListHintInputs: Equatable {
         /// The marks' count label, nil without marks.
@@ -233,6 +232,7 @@ enum KeyBindings {
         return hints
     }
 
+    /// What the hint bar offers for the screen on top.
     static func hints(for model: AppModel) -> [Hint] {
         switch model.topScreen {
         case .list where model.line != nil:
