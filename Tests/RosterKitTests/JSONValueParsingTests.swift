@@ -26,6 +26,19 @@ struct JSONValueParsingTests {
         #expect(parsed[attribute: "one"] == .integer(1))
         #expect(parsed[attribute: "bytes"] == .array([0, 1, -1, 127, 128, 255, 256].map { .integer($0) }))
         #expect(parsed[attribute: "half"] == .number(1.5))
+        #expect(parsed[attribute: "big"] == .decimal(Decimal(string: "12345678901234567890")!))
+    }
+
+    @Test("a number a Double would round is kept and written back with every digit",
+          arguments: ["18446744073709551615", "-12345678901234567890123", "0.12345678901234567890", "3.141592653589793238",
+                      "9007199254740993", "9007199254740993.5", "9007199254740993.0", "123.0000000000000001", "1e19", "1234567890.0987654321", "1.5", "0.1", "1e-7", "-2.25", "3.141592653589793",
+                      "1e3", "1.0", "-0.0", "123456789012345678901234567890123456"])
+    func numbersKeepTheirDigits(_ literal: String) throws {
+        let (parsed, decoded) = try both("{\"n\":\(literal)}")
+        #expect(parsed == decoded)
+        let written = String(decoding: try JSONEncoder().encode(parsed), as: UTF8.self)
+        let number = written.dropFirst("{\"n\":".count).dropLast()
+        #expect(DecimalDigits(String(number)) == DecimalDigits(literal), "\(literal) was written back as \(number)")
     }
 
     @Test("a top-level fragment reads the same", arguments: ["true", "null", "42", "\"text\"", "[1,2]", "2.5"])
@@ -89,7 +102,9 @@ struct JSONValueParsingTests {
         case 0: return .null
         case 1: return .bool(Bool.random(using: &random))
         case 2: return .integer([0, 1, -1, Int64.max, Int64.min, Int64.random(in: -1_000_000...1_000_000, using: &random)].randomElement(using: &random)!)
-        case 3: return .number([0.5, -2.25, 1e-7, 3.141592653589793, Double.random(in: -1e9...1e9, using: &random)].randomElement(using: &random)!)
+        case 3:
+            if Bool.random(using: &random) { return .decimal(Decimal(string: "18446744073709551\(Int.random(in: 100...999, using: &random))")!) }
+            return .number([0.5, -2.25, 1e-7, 3.141592653589793, Double.random(in: -1e9...1e9, using: &random)].randomElement(using: &random)!)
         case 4:
             let pieces = ["a", "é", "محمد", "😀", "\"", "\\", "\n", "\u{1b}[31m", " ", "Søren", "\u{0}"]
             return .string((0..<Int.random(in: 0...6, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined())

@@ -8,7 +8,12 @@ public indirect enum JSONValue: Sendable, Hashable, Codable {
     case bool(Bool)
     /// An integer that fits in 64 bits, kept exact.
     case integer(Int64)
+    /// A number a Double writes back as the same value: `1.5`, `0.1`, `1e-7`.
     case number(Double)
+    /// A number a Double would round (more significant digits than it keeps, or an integer past
+    /// 64 bits, as `18446744073709551615`), kept to Decimal's 38 digits so that an attribute
+    /// Roster does not model goes back to the server as it came.
+    case decimal(Decimal)
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
@@ -16,8 +21,8 @@ public indirect enum JSONValue: Sendable, Hashable, Codable {
     /// Tried in the order a SCIM resource's values come most often: strings, then objects and
     /// arrays, then the scalars. Codable cannot ask a value's kind, and each wrong guess throws
     /// a DecodingError (its coding path and message built): strings tried fourth cost the first
-    /// SCIM page of a start 12 ms (docs/benchmarks.md, "Issue 28, eleventh pass"). An integer is
-    /// still tried before a Double, so it stays exact; no two kinds accept the same value.
+    /// SCIM page of a start 12 ms (docs/benchmarks.md, "Issue 28, eleventh pass"). A number is
+    /// read both as a Double and exactly (`number(_:exactly:)`); no two kinds accept the same value.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -30,10 +35,8 @@ public indirect enum JSONValue: Sendable, Hashable, Codable {
             self = .array(value)
         } else if let value = try? container.decode(Bool.self) {
             self = .bool(value)
-        } else if let value = try? container.decode(Int64.self) {
-            self = .integer(value)
         } else {
-            self = .number(try container.decode(Double.self))
+            self = .number(try container.decode(Double.self), exactly: try? container.decode(Decimal.self))
         }
     }
 
@@ -56,10 +59,24 @@ public indirect enum JSONValue: Sendable, Hashable, Codable {
         case .bool(let value): try container.encode(value)
         case .integer(let value): try container.encode(value)
         case .number(let value): try container.encode(value)
+        case .decimal(let value): try container.encode(value)
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
         }
+    }
+
+    /// A number from its nearest Double and its exact value (nil beyond Decimal's range): an
+    /// integer when it is a whole number that fits in 64 bits (`1.0` and `1e3` too), else the
+    /// Double when it writes back as the same value, else the Decimal. JSONDecoder's own Int64
+    /// reading would take `123.0000000000000001` for 123.
+    static func number(_ double: Double, exactly exact: Decimal?) -> JSONValue {
+        guard let exact, let digits = DecimalDigits(exact.description) else {
+            if double.rounded() == double, let integer = Int64(exactly: double) { return .integer(integer) }
+            return .number(double)
+        }
+        if let integer = digits.integer { return .integer(integer) }
+        return digits == DecimalDigits(double.description) ? .number(double) : .decimal(exact)
     }
 
     public var stringValue: String? {

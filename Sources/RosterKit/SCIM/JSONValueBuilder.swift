@@ -1,3 +1,5 @@
+import Foundation
+
 /// `JSONValue` as `JSONDecoder` reads it through `JSONValue.init(from:)`, built by
 /// `JSONTextReader` without Codable's guessing. Codable cannot ask a value's kind, so each value
 /// is tried as a string, an object, an array, then the scalars, and every wrong guess throws a
@@ -17,13 +19,12 @@ struct JSONValueBuilder: JSONTreeBuilder {
     func bool(_ value: Bool) -> JSONValue { .bool(value) }
     func string(_ text: String) -> JSONValue { .string(text) }
 
-    /// An integer when the number is one that fits in 64 bits (`1.0` and `1e3` too: JSONDecoder
-    /// tries Int64 first), else a Double; nil beyond a Double's range, which JSONDecoder refuses.
+    /// An integer, a Double or a Decimal as `init(from:)` decides (`JSONValue.number(_:exactly:)`);
+    /// nil beyond a Double's range, which JSONDecoder refuses.
     func number(_ literal: String, isInteger: Bool) -> JSONValue? {
         if isInteger, let integer = Int64(literal) { return .integer(integer) }
         guard let double = Double(literal), double.isFinite else { return nil }
-        if !isInteger, double.rounded() == double, let integer = Int64(exactly: double) { return .integer(integer) }
-        return .number(double)
+        return JSONValue.number(double, exactly: Decimal(string: literal))
     }
 
     func array(_ elements: [JSONValue]) -> JSONValue { .array(elements) }
