@@ -42,15 +42,15 @@ struct ViewRowsTests {
     }
 
     @Test func theDetailRecordListsTheGroupsAndFollowsAChangedUser() {
-        let memo = DetailRecordMemo()
+        let memo = Memo<User, DetailContent>()
         var user = mixedUsers[0]
         user.groups = [GroupReference(id: "g1", name: "Sales"), GroupReference(id: "g2", name: "Ops")]
-        let first = memo.content(for: user)
+        let first = memo.value(for: user) { DetailContent(user: $0) }
         #expect(first.fields == [DetailContent.Field(label: "Groups", value: "Sales, Ops")])
         #expect(first.created == "2023-11-14 22:13 UTC")
-        #expect(memo.content(for: user) == first)
+        #expect(memo.value(for: user) { DetailContent(user: $0) } == first)
 
         user.name = "Ana Costa"
-        #expect(memo.content(for: user).user.name == "Ana Costa", "another user, or the same one changed, is made anew")
+        #expect(memo.value(for: user) { DetailContent(user: $0) }.user.name == "Ana Costa", "another user, or the same one changed, is made anew")
     }
 }

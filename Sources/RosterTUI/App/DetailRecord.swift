@@ -31,19 +31,3 @@ extension DetailContent {
         return String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(5)) + " UTC"
     }
 }
-
-/// The detail pane's content for the user it showed last. Holding j moves the selection but
-/// not the pane (UserDetailModel waits for the selection to rest), so most frames show the
-/// same user again: they reuse its lines instead of formatting the timestamps and SCIM fields
-/// once more.
-@MainActor
-final class DetailRecordMemo {
-    private var last: (user: User, content: DetailContent)?
-
-    func content(for user: User) -> DetailContent {
-        if let last, last.user == user { return last.content }
-        let content = DetailContent(user: user)
-        last = (user, content)
-        return content
-    }
-}

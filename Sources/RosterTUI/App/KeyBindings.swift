@@ -193,7 +193,7 @@ enum KeyBindings {
     }
 
     /// What the list's hint bar holds, from everything it depends on.
-    private struct ListHintInputs: Equatable {
+    struct ListHintInputs: Equatable {
         /// The marks' count label, nil without marks.
         var marked: String?
         var bulkRunning: Bool
@@ -202,8 +202,6 @@ enum KeyBindings {
         var filtered: Bool
         var hasGroups: Bool
     }
-
-    private static var lastListHints: (inputs: ListHintInputs, hints: [Hint])?
 
     private static func listHints(_ inputs: ListHintInputs) -> [Hint] {
         var hints: [Hint]
@@ -232,8 +230,9 @@ enum KeyBindings {
         return hints
     }
 
-    /// What the hint bar offers for the screen on top.
-    static func hints(for model: AppModel) -> [Hint] {
+    /// What the hint bar offers for the screen on top; the list's hints through `listHints`,
+    /// the Presenter's, which a key that only moves the selection leaves as they were.
+    static func hints(for model: AppModel, listHints memo: Memo<ListHintInputs, [Hint]> = Memo()) -> [Hint] {
         switch model.topScreen {
         case .list where model.line != nil:
             let enter = switch model.line?.purpose {
@@ -254,11 +253,7 @@ enum KeyBindings {
                 marked: marks.isEmpty ? nil : marks.countLabel, bulkRunning: model.isBulkRunning,
                 searching: !model.list.searchText.isEmpty, canRetry: model.canRetry,
                 filtered: !model.list.filter.isEmpty, hasGroups: model.hasGroups)
-            // A key that only moves the selection changes none of them: the last frame's hints.
-            if let last = lastListHints, last.inputs == inputs { return last.hints }
-            let hints = listHints(inputs)
-            lastListHints = (inputs, hints)
-            return hints
+            return memo.value(for: inputs, make: listHints)
         case .form(let form):
             let choose = form.focus.isText ? Hint("Ctrl-U", "Clear") : Hint("←/→", "Choose")
             return [Hint("Tab", "Next field"), choose, Hint("Enter", form.submitLabel), Hint("Esc", "Cancel")]

@@ -8,7 +8,8 @@ import RosterKit
 struct Presenter {
     let model: AppModel
     let serverLabel: String
-    let detailRecord = DetailRecordMemo()
+    let detailRecord = Memo<User, DetailContent>()
+    let listHints = Memo<KeyBindings.ListHintInputs, [Hint]>()
     let listRows = RowsMemo<Listing, ListRowContent>()
     let groupRows = RowsMemo<[Group], GroupsContent.GroupRow>()
     let memberRows = RowsMemo<[User], GroupsContent.MemberRow>()
@@ -97,7 +98,7 @@ struct Presenter {
         // The pane follows the selection once it rests (UserDetailModel.settleDelay); the
         // fetched record replaces the list's copy when it arrives. A spinner in the title only
         // when the fetch is slow enough to turn the app's spinner.
-        var content = detailRecord.content(for: detail.user ?? selected)
+        var content = detailRecord.value(for: detail.user ?? selected) { DetailContent(user: $0) }
         content.isRefreshing = detail.state.isLoading && model.activity.isBusy
         content.problem = detail.state.error?.errorDescription
         content.showsRole = model.traits.hasRoles

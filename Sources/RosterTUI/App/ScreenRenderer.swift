@@ -42,7 +42,7 @@ final class ScreenRenderer {
             size: size, header: presenter.header(), list: showsGroups ? nil : presenter.listContent(focused: frame.baseOnTop),
             groups: showsGroups ? presenter.groups() : nil,
             detail: detail, detailSpinner: detail?.isRefreshing == true ? presenter.spinner : nil,
-            status: presenter.status(), hints: KeyBindings.hints(for: model))
+            status: presenter.status(), hints: KeyBindings.hints(for: model, listHints: presenter.listHints))
         for screen in model.screens.dropFirst() {
             switch screen {
             case .list: break
