@@ -40,16 +40,15 @@ public struct KnownDialects: Sendable {
     }
 
     /// The server as the file names it: scheme, host, port and path, never the user and
-    /// password a URL may carry, nor its query.
+    /// password a URL may carry, nor its query. Put together from the parts as written:
+    /// URLComponents' `host` (and setting its scheme, which reads it) would load ICU's IDNA
+    /// tables, 0.6 MB of a start's memory, for a name Roster only compares (docs/benchmarks.md,
+    /// "Issue 28, fifteenth pass").
     static func key(for server: URL) -> String {
-        guard var components = URLComponents(url: server, resolvingAgainstBaseURL: false) else { return "" }
-        components.user = nil
-        components.password = nil
-        components.query = nil
-        components.fragment = nil
-        components.host = components.host?.lowercased()
-        components.scheme = components.scheme?.lowercased()
-        var key = components.string ?? ""
+        guard let components = URLComponents(url: server, resolvingAgainstBaseURL: false) else { return "" }
+        var key = (components.scheme?.lowercased() ?? "") + "://" + (components.encodedHost?.lowercased() ?? "")
+        if let port = components.port { key += ":\(port)" }
+        key += components.percentEncodedPath
         while key.hasSuffix("/") { key.removeLast() }
         return key
     }

@@ -32,8 +32,9 @@ extension Endpoint {
     /// The request this endpoint sends to a server at `baseURL`, which may carry a path
     /// prefix (`https://host/roster/`).
     public func makeRequest(baseURL: URL, encoder: JSONEncoder) throws(APIError) -> TransportRequest {
+        // `encodedHost`: `host` decodes the name through ICU's IDNA tables on every request.
         guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false),
-              components.scheme == "http" || components.scheme == "https", components.host != nil
+              components.scheme == "http" || components.scheme == "https", components.encodedHost != nil
         else { throw .invalidRequest("“\(baseURL.absoluteString)” is not an http or https URL.") }
 
         var prefix = components.percentEncodedPath
