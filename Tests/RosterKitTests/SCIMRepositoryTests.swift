@@ -299,15 +299,20 @@ struct SCIMRepositoryTests {
 
     @Test func withoutPatchTheWholeResourceIsPutWithUnknownAttributesKept() async throws {
         let service = FakeSCIMService(count: 1, quirks: .init(patch: false))
-        service.users.withLockedValue { $0[0].set("x-custom", scimJSON(#"{"keep":[1,2.5,null,"me"]}"#)) }
+        let custom = #"{"keep":[1,2.5,null,"me"],"id":18446744073709551615,"pi":3.141592653589793238}"#
+        service.users.withLockedValue { $0[0].set("x-custom", scimJSON(custom)) }
         let users = repository(service)
         var draft = try await users.user(id: "u1").draft
         draft.name = "New Name"
         _ = try await users.updateUser(id: "u1", with: draft)
         #expect(service.sent(.patch).isEmpty)
-        let put = try JSONDecoder().decode(JSONValue.self, from: try #require(service.sent(.put).first?.body))
+        let body = try #require(service.sent(.put).first?.body)
+        let put = try JSONDecoder().decode(JSONValue.self, from: body)
         #expect(put[attribute: "displayName"] == .string("New Name"))
-        #expect(put[attribute: "x-custom"] == scimJSON(#"{"keep":[1,2.5,null,"me"]}"#))
+        #expect(put[attribute: "x-custom"] == scimJSON(custom))
+        // Numbers a Double would round go back with every digit.
+        let text = String(decoding: body, as: UTF8.self)
+        #expect(text.contains("18446744073709551615") && text.contains("3.141592653589793238"), "\(text)")
     }
 
     @Test func aConcurrentChangeIs412AndTheFreshVersionIsReadForTheNextTry() async throws {
