@@ -69,6 +69,25 @@ struct RecentChangesScreenTests {
         #expect(canvas.text.contains("Undo"))
     }
 
+    /// The screen pages by its height, which it learns before a frame is derived; deriving a
+    /// frame (twice a frame, once under Observation) writes nothing to a model.
+    @Test func theScreenLearnsItsHeightBeforeAFrameNotWhileOneIsDerived() async throws {
+        let (model, _, controller, _) = try await screen(columns: 120, rows: 30)
+        _ = controller.handle([.key(.character("S"))])
+        await model.activity.waitForLoads()
+        _ = controller.handle([.key(.character("U"))])
+        await model.activity.waitForLoads()
+        controller.render()
+        guard case .recentChanges(let changes)? = model.screens.last else {
+            Issue.record("U opens recent changes: \(model.screens)")
+            return
+        }
+        let rows = RecentChangesView.visibleRows(in: try #require(ScreenLayout(size: Size(columns: 120, rows: 30))))
+        #expect(changes.visibleRowCount == rows)
+        _ = controller.renderer.content(size: Size(columns: 80, rows: 24))
+        #expect(changes.visibleRowCount == rows, "a frame derived for another size wrote its height")
+    }
+
     @Test func helpListsTheKeys() async throws {
         let (_, canvas, controller, _) = try await screen(columns: 160, rows: 60)
         _ = controller.handle([.key(.character("?"))])

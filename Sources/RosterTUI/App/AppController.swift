@@ -167,6 +167,7 @@ public final class AppController {
         framesDrawn += 1
         let drawn = frame
         if !model.topScreenScrolls { helpScroll = 0 }
+        renderer.fitScreens(to: canvas.size)
         let shown = renderer.content(size: canvas.size, connectionPicker: connectionPicker.map(pickerContent))
         helpScrollLimit = renderer.draw(shown, on: canvas, helpScroll: helpScroll)
         present()

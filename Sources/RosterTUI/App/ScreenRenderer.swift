@@ -27,10 +27,12 @@ final class ScreenRenderer {
     /// Draws the frame; returns how far the help can scroll (0 when it is not open).
     @discardableResult
     func render(on canvas: any Canvas, helpScroll: Int = 0, connectionPicker: PickerContent? = nil) -> Int {
-        draw(content(size: canvas.size, connectionPicker: connectionPicker), on: canvas, helpScroll: helpScroll)
+        fitScreens(to: canvas.size)
+        return draw(content(size: canvas.size, connectionPicker: connectionPicker), on: canvas, helpScroll: helpScroll)
     }
 
-    /// What a frame of `size` shows: every read of a model a frame makes is made here.
+    /// What a frame of `size` shows: every read of a model a frame makes is made here, and
+    /// nothing is written (the screens that page learn their height in `fitScreens(to:)`).
     func content(size: Size, connectionPicker: PickerContent? = nil) -> FrameContent {
         var frame = FrameContent(size: size, layout: ScreenLayout(size: size), connectionPicker: connectionPicker)
         guard let layout = frame.layout else { return frame }
@@ -54,16 +56,33 @@ final class ScreenRenderer {
             case .bulkSummary(let run): frame.layers.append(.bulkSummary(presenter.summary(of: run)))
             case .export(let export): frame.layers.append(.dialog(presenter.dialog(export)))
             case .importer(let importer):
-                importer.visibleRowCount = ImportView.visibleRows(in: layout)
-                frame.layers.append(.importer(presenter.importContent(importer, visible: importer.visibleRowCount)))
+                frame.layers.append(.importer(presenter.importContent(importer, visible: ImportView.visibleRows(in: layout))))
             case .prompt(let prompt): frame.layers.append(.form(presenter.form(prompt)))
             case .picker(let picker): frame.layers.append(.picker(presenter.picker(picker)))
             case .recentChanges(let changes):
-                changes.visibleRowCount = RecentChangesView.visibleRows(in: layout)
-                frame.layers.append(.recentChanges(presenter.recentChanges(changes, visible: changes.visibleRowCount)))
+                frame.layers.append(.recentChanges(presenter.recentChanges(changes, visible: RecentChangesView.visibleRows(in: layout))))
             }
         }
         return frame
+    }
+
+    /// Tells the stacked screens that page by their height how many rows a screen of `size`
+    /// shows, before a frame is derived; only a changed height is written, as each write of an
+    /// observed value asks for a frame.
+    func fitScreens(to size: Size) {
+        guard let layout = ScreenLayout(size: size) else { return }
+        for screen in presenter.model.screens {
+            switch screen {
+            case .importer(let importer):
+                let rows = ImportView.visibleRows(in: layout)
+                if importer.visibleRowCount != rows { importer.visibleRowCount = rows }
+            case .recentChanges(let changes):
+                let rows = RecentChangesView.visibleRows(in: layout)
+                if changes.visibleRowCount != rows { changes.visibleRowCount = rows }
+            default:
+                break
+            }
+        }
     }
 
     /// Draws `frame`, redrawing of the base layer only what differs from the last frame drawn.
