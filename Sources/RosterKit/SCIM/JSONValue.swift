@@ -70,13 +70,15 @@ public indirect enum JSONValue: Sendable, Hashable, Codable {
     /// integer when it is a whole number that fits in 64 bits (`1.0` and `1e3` too), else the
     /// Double when it writes back as the same value, else the Decimal. JSONDecoder's own Int64
     /// reading would take `123.0000000000000001` for 123.
+    /// Decimal compares the values: the Double's shortest text, read as a Decimal, against the
+    /// exact one; a whole Decimal's text is its digits, which Int64 reads when they fit.
     static func number(_ double: Double, exactly exact: Decimal?) -> JSONValue {
-        guard let exact, let digits = DecimalDigits(exact.description) else {
+        guard let exact else {
             if double.rounded() == double, let integer = Int64(exactly: double) { return .integer(integer) }
             return .number(double)
         }
-        if let integer = digits.integer { return .integer(integer) }
-        return digits == DecimalDigits(double.description) ? .number(double) : .decimal(exact)
+        if let integer = Int64(exact.description) { return .integer(integer) }
+        return Decimal(string: double.description) == exact ? .number(double) : .decimal(exact)
     }
 
     public var stringValue: String? {
