@@ -2,12 +2,26 @@
 /// the header's user count and the model's label cannot disagree.
 public enum CountFormat {
     public static func grouped(_ number: Int) -> String {
-        let digits = String(number.magnitude)
-        var result = number < 0 ? "-" : ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
-            result.append(digit)
+        // Bytes, not Characters: every frame shows two of these ("2 / 100,000"), and walking
+        // Characters (with `count` at each step) was 1% of a key (perf).
+        let digits = String(number.magnitude).utf8
+        let count = digits.count
+        let length = count + (count - 1) / 3 + (number < 0 ? 1 : 0)
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            var end = 0
+            if number < 0 {
+                buffer[end] = UInt8(ascii: "-")
+                end += 1
+            }
+            for (index, digit) in digits.enumerated() {
+                if index > 0, (count - index) % 3 == 0 {
+                    buffer[end] = UInt8(ascii: ",")
+                    end += 1
+                }
+                buffer[end] = digit
+                end += 1
+            }
+            return end
         }
-        return result
     }
 }

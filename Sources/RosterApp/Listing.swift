@@ -26,7 +26,12 @@ public struct Listing: Sendable, Equatable {
     /// Which reload produced these results: answers for older ones are dropped.
     let generation: Int
     /// Held pages by 1-based number; pages not here are neither loaded nor asked for.
-    var pages: [Int: LoadState<[User]>] = [:]
+    var pages: [Int: LoadState<[User]>] = [:] {
+        didSet { hasFailedPage = pages.values.contains { $0.isFailed } }
+    }
+    /// Whether a held page failed to load: kept with `pages`, which change once per page
+    /// load, since the hint bar asks on every frame (a scan copied each page's rows).
+    private(set) var hasFailedPage = false
 
     init(search: String, sort: UserSort, filter: ListFilter, total: Int, window: PageWindow, generation: Int) {
         self.search = search

@@ -26,10 +26,12 @@ public final class UserListModel {
     public internal(set) var filter = ListFilter()
     /// What is on screen, kept through reloads and after failures.
     public internal(set) var state: LoadState<Listing> = .idle
-    /// The selected row (0-based).
-    public internal(set) var selection = 0
-    /// The first row on screen.
-    public internal(set) var scrollOffset = 0
+    /// The selected row (0-based). Not observed: a key that moves it draws its own frame, and
+    /// a move made otherwise is told to `onMove`. Observation would cancel the last frame's
+    /// registrations inside the key, before its bytes (docs/benchmarks.md, sixteenth pass).
+    @ObservationIgnored public internal(set) var selection = 0
+    /// The first row on screen. Not observed, as `selection`.
+    @ObservationIgnored public internal(set) var scrollOffset = 0
     /// How many rows the view shows; set by the view on layout.
     public internal(set) var viewportHeight = 0
     /// The users marked for a bulk action (`UserListModel+Marks`).
@@ -37,6 +39,8 @@ public final class UserListModel {
     /// How far the viewport moves when the selection steps off it.
     @ObservationIgnored public var scrollStyle: ScrollStyle = .line
 
+    /// Told when the selection or the first row on screen moved (neither is observed).
+    @ObservationIgnored public var onMove: (@MainActor () -> Void)?
     /// Told whenever the selected user changes: another row, or the row's page arrived.
     @ObservationIgnored public var onSelectedUserChange: (@MainActor (User?) -> Void)?
     /// Told when a reload fails (first load, search, sort, refresh): the error dialog.
@@ -101,7 +105,7 @@ public final class UserListModel {
 
     /// Whether some held page failed to load (its rows show as errors).
     public var hasFailedPages: Bool {
-        state.value?.pages.values.contains { $0.isFailed } ?? false
+        state.value?.hasFailedPage ?? false
     }
 
     /// How many pages are held in memory.
@@ -235,9 +239,12 @@ public final class UserListModel {
         return min(max(0, offset), max(0, rowCount - height))
     }
 
-    /// Writes only what changed, so an idle keypress does not wake the view.
+    /// Moves the selection and the viewport; tells `onMove` when either moved, so an idle
+    /// keypress wakes nothing.
     func set(selection newSelection: Int, offset newOffset: Int) {
-        if newSelection != selection { selection = newSelection }
-        if newOffset != scrollOffset { scrollOffset = newOffset }
+        guard newSelection != selection || newOffset != scrollOffset else { return }
+        selection = newSelection
+        scrollOffset = newOffset
+        onMove?()
     }
 }

@@ -146,6 +146,8 @@ struct UserListNavigationTests {
 
     @Test func aKeyThatMovesNothingDoesNotWakeTheView() async {
         let h = await ListHarness(count: 30, height: 10).loaded()
+        var moves = 0
+        h.list.onMove = { moves += 1 }
         let atTop = observedChange(of: { _ = (h.list.selection, h.list.scrollOffset, h.list.state) }) {
             h.list.moveUp()
             h.list.pageUp()
@@ -153,7 +155,24 @@ struct UserListNavigationTests {
             h.list.setViewportHeight(10)
         }
         #expect(!atTop)
-        let moved = observedChange(of: { _ = h.list.selection }) { h.list.moveDown() }
-        #expect(moved)
+        #expect(moves == 0)
+        h.list.moveDown()
+        #expect(moves == 1)
+        h.list.pageDown()
+        #expect(moves == 2)
+    }
+
+    /// The selection is not observed (a key draws its own frame; Observation's cancelling
+    /// would cost the key before its bytes): a move is told to `onMove` instead.
+    @Test func aMoveIsToldToOnMoveNotToObservation() async {
+        let h = await ListHarness(count: 30, height: 10).loaded()
+        var moves = 0
+        h.list.onMove = { moves += 1 }
+        let observed = observedChange(of: { _ = (h.list.selection, h.list.scrollOffset) }) {
+            h.list.moveDown(by: 15)
+        }
+        #expect(!observed)
+        #expect(moves == 1)
+        #expect(h.list.selection == 15)
     }
 }

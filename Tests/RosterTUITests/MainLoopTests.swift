@@ -191,6 +191,23 @@ struct MainLoopTests {
         #expect(await canvas.eventuallyShows("Later on"))
     }
 
+    /// The selection is not observed (a key draws its own frame): a move made outside a key,
+    /// as a reload that keeps the selected user makes, is drawn through the list's `onMove`.
+    @Test func aMoveMadeOutsideAKeyIsDrawn() async throws {
+        #expect(await started())
+        await clock.advance(by: .seconds(5))
+        await model.activity.waitForIdle()
+        let frames = controller.framesDrawn
+        model.select(row: 9)
+        #expect(!canvas.text.contains("10 / 126"), "not drawn inside the move")
+        #expect(await canvas.eventuallyShows("10 / 126"))
+        #expect(controller.framesDrawn == frames + 1)
+        press(.character("j"))
+        #expect(canvas.text.contains("11 / 126"), "the key's own frame")
+        for _ in 0..<1000 { await Task.yield() }
+        #expect(controller.framesDrawn == frames + 2, "a key's move schedules no second frame")
+    }
+
     /// A frame's reads are registered after it is sent: a change made while it is sent is
     /// still drawn (the frame registered then differs from the one drawn).
     @Test func aChangeMadeWhileAFrameIsSentIsDrawn() async throws {

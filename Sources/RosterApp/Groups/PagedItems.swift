@@ -31,14 +31,14 @@ public final class PagedItems<Item: Identifiable & Sendable & Equatable>: Observ
             yield &_items
         }
     }
-    public private(set) var selection: Int {
-        get { access(paths.selection); return _selection }
-        set { mutate(paths.selection) { _selection = newValue } }
+    /// The selected row. Not observed, as the user list's (`UserListModel.selection`): a key
+    /// draws its own frame, and a move is told to `onMove`.
+    public private(set) var selection = 0 {
+        didSet { if selection != oldValue { onMove?() } }
     }
-    /// The first row shown, kept so the selection stays on screen.
-    public private(set) var top: Int {
-        get { access(paths.top); return _top }
-        set { mutate(paths.top) { _top = newValue } }
+    /// The first row shown, kept so the selection stays on screen. Not observed either.
+    public private(set) var top = 0 {
+        didSet { if top != oldValue { onMove?() } }
     }
     /// A later page that failed: the rows stop there until `retry()`.
     public private(set) var moreFailure: APIError? {
@@ -52,8 +52,6 @@ public final class PagedItems<Item: Identifiable & Sendable & Equatable>: Observ
 
     private var _state: LoadState<Int> = .idle
     private var _items: [Item] = []
-    private var _selection = 0
-    private var _top = 0
     private var _moreFailure: APIError?
     private var _isLoadingMore = false
 
@@ -61,8 +59,6 @@ public final class PagedItems<Item: Identifiable & Sendable & Equatable>: Observ
     @MainActor private struct Paths {
         let state = \PagedItems.state
         let items = \PagedItems.items
-        let selection = \PagedItems.selection
-        let top = \PagedItems.top
         let moreFailure = \PagedItems.moreFailure
         let isLoadingMore = \PagedItems.isLoadingMore
     }
@@ -89,6 +85,8 @@ public final class PagedItems<Item: Identifiable & Sendable & Equatable>: Observ
     /// (`UserListModel.clampedOffset`), so a held j redraws a pane once per half screen.
     public var scrollStyle = ScrollStyle.line
     private var pagesLoaded = 0
+    /// Told when the selection or the first row shown moved (neither is observed).
+    public var onMove: (@MainActor () -> Void)?
     /// Told when the selected item changes (or the list empties).
     public var onSelectionChange: (@MainActor (Item?) -> Void)?
     /// Told when the first page fails.

@@ -166,18 +166,21 @@ public final class AppController {
         frame += 1
         framesDrawn += 1
         let drawn = frame
+        followMoves(of: model)
         if !model.topScreenScrolls { helpScroll = 0 }
         renderer.fitScreens(to: canvas.size)
         let shown = renderer.content(size: canvas.size, connectionPicker: connectionPicker.map(pickerContent))
         helpScrollLimit = renderer.draw(shown, on: canvas, helpScroll: helpScroll)
         present()
+        retireTracking()
         var watched: FrameContent?
         withObservationTracking {
+            _ = trackingEpoch.value
             watched = renderer.content(size: canvas.size, connectionPicker: connectionPicker.map(pickerContent))
         } onChange: { [weak self] in
             // Runs before the change lands; the frame is drawn after it, unless a frame
-            // was drawn in between (a key's own frame).
-            guard self?.handlingEvents.load(ordering: .relaxed) != true else { return }
+            // was drawn in between (a key's own frame) or the next frame retires it.
+            guard let self, !retiring.load(ordering: .relaxed), !handlingEvents.load(ordering: .relaxed) else { return }
             Task { @MainActor [weak self] in self?.renderIfStale(since: drawn) }
         }
         // A change made while the frame was being sent is not missed: it gets a frame.
@@ -190,6 +193,43 @@ public final class AppController {
         guard frame == drawn, exitCode == nil else { return }
         render()
     }
+
+    /// Read by every tracked frame, and changed by the next frame after its bytes are out:
+    /// cancelling the last frame's registrations there, not in the next key's first change
+    /// (docs/benchmarks.md, "Issue 28, sixteenth pass").
+    private let trackingEpoch = TrackingEpoch()
+    /// True while the epoch changes: the retired frame's onChange schedules nothing.
+    private nonisolated let retiring = Atomic<Bool>(false)
+    /// The model whose lists' moves (not observed) schedule a frame.
+    private weak var followedModel: AppModel?
+
+    private func retireTracking() {
+        retiring.store(true, ordering: .relaxed)
+        trackingEpoch.value &+= 1
+        retiring.store(false, ordering: .relaxed)
+    }
+
+    /// The lists' selections and first rows are not observed (UserListModel.selection): a move
+    /// made outside a key (a reload that keeps the selected user, a page that arrives) is drawn.
+    private func followMoves(of model: AppModel) {
+        guard followedModel !== model else { return }
+        followedModel = model
+        let moved: @MainActor () -> Void = { [weak self] in
+            guard let self, !handlingEvents.load(ordering: .relaxed) else { return }
+            let drawn = frame
+            Task { @MainActor [weak self] in self?.renderIfStale(since: drawn) }
+        }
+        model.list.onMove = moved
+        model.groupsView.groups.onMove = moved
+        model.groupsView.members.onMove = moved
+    }
+}
+
+/// A value every tracked frame reads, so the next frame can retire its registrations.
+@MainActor
+@Observable
+final class TrackingEpoch {
+    var value = 0
 }
 
 extension AppModel {
