@@ -28,7 +28,7 @@ public final class UserListModel {
     public internal(set) var state: LoadState<Listing> = .idle
     /// The selected row (0-based). Not observed: a key that moves it draws its own frame, and
     /// a move made otherwise is told to `onMove`. Observation would cancel the last frame's
-    /// registrations inside the key, before its bytes (docs/benchmarks.md, sixteenth pass).
+    /// registrations inside the key, before its bytes (docs/benchmarks.md, "Issue 28, sixteenth pass").
     @ObservationIgnored public internal(set) var selection = 0
     /// The first row on screen. Not observed, as `selection`.
     @ObservationIgnored public internal(set) var scrollOffset = 0
