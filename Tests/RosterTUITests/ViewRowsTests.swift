@@ -30,6 +30,29 @@ struct ViewRowsTests {
         #expect(SortContent(.emailDescending) == SortContent(label: "email ↓", column: .email, ascending: false))
     }
 
+    /// A frame compares two positions' widths from their numbers (Format.countColumns): the
+    /// same width the written text takes, for the list and the groups view's panes.
+    @Test func positionWidthsAreCountedWithoutWritingThePosition() {
+        let values = [0, 1, 9, 10, 99, 100, 999, 1_000, 9_999, 10_000, 99_999, 100_000, 999_999, 1_000_000, 12_345_678, Int.max, -1, -1_000, Int.min]
+        for value in values {
+            #expect(Format.countColumns(value) == TextWidth.columns(of: Format.count(value)), "\(value)")
+        }
+        for total in [nil, 0, 1, 41, 1_000, 100_000, 1_000_000] as [Int?] {
+            for selected in [nil, 0, 8, 999, 99_998, 999_999] as [Int?] {
+                for lowerBound in [false, true] {
+                    var list = ListContent(rows: [], firstIndex: 0, selectedIndex: selected, total: total, sort: SortContent(.directory))
+                    list.totalIsLowerBound = lowerBound
+                    #expect(UserListView.positionColumns(list) == TextWidth.columns(of: UserListView.positionText(list)))
+                    var pane = GroupsContent.Pane<String>(title: "Groups")
+                    pane.selectedIndex = selected
+                    pane.total = total
+                    pane.totalIsLowerBound = lowerBound
+                    #expect(GroupsView.positionColumns(pane) == TextWidth.columns(of: GroupsView.positionText(pane)))
+                }
+            }
+        }
+    }
+
     @Test func theDirectorysOwnOrderSaysSoInTheHeaderAndPutsNoArrowOnAColumn() {
         let canvas = grid(80, 6)
         var content = ListContent(rows: [.user(UserRowContent(mixedUsers[0]))], firstIndex: 0, selectedIndex: 0, total: 51,

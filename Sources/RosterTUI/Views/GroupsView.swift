@@ -73,7 +73,7 @@ public enum GroupsView {
         titles: (Int) -> String, row: (Row, Style, Point, Int, Bool) -> Void
     ) {
         let position = positionText(pane)
-        let positionWidth = TextWidth.columns(of: position)
+        let positionWidth = positionColumns(pane)
         let showsPosition = rect.width > positionWidth + TextWidth.columns(of: pane.title) + 8
         let inner = rect.inset(by: 1)
         let rowsArea = Rect(row: inner.row + 1, column: inner.column, width: inner.width, height: inner.height - 1)
@@ -86,7 +86,7 @@ public enum GroupsView {
             row(pane.rows[offset], mark, point, rowsArea.width, selectionOnly)
         }
         if let previous, inner.height >= 2, inner.width >= 6, !pane.rows.isEmpty, previous.selectingOtherRow(of: pane),
-           TextWidth.columns(of: positionText(previous)) == positionWidth {
+           positionColumns(previous) == positionWidth {
             // Only the selection moved: its old and new rows, and the position over the same cells.
             if showsPosition { canvas.draw(position, at: Point(row: rect.row, column: rect.right - positionWidth - 2), style: .accent) }
             for index in [previous.selectedIndex, pane.selectedIndex].compactMap({ $0 }) {
@@ -130,6 +130,14 @@ public enum GroupsView {
         guard total > 0 else { return " 0 " }
         let position = (pane.selectedIndex ?? 0) + 1
         return " \(Format.count(position)) / \(Format.count(total))\(pane.totalIsLowerBound ? "+" : "") "
+    }
+
+    /// The columns `positionText(pane)` takes, without writing it.
+    static func positionColumns<Row>(_ pane: GroupsContent.Pane<Row>) -> Int {
+        guard let total = pane.total else { return 3 }
+        guard total > 0 else { return 3 }
+        let position = (pane.selectedIndex ?? 0) + 1
+        return 5 + Format.countColumns(position) + Format.countColumns(total) + (pane.totalIsLowerBound ? 1 : 0)
     }
 }
 

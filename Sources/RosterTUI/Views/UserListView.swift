@@ -32,21 +32,21 @@ public enum UserListView {
             $0.focused == content.focused && $0.showsRoles == content.showsRoles && !$0.rows.isEmpty && !content.rows.isEmpty ? $0 : nil
         }
         let title = Self.title(content)
-        let position = positionText(content)
         let style: Style = content.focused ? .border : .dim
         if let previous {
-            let previousPosition = positionText(previous)
-            if title != Self.title(previous) || TextWidth.columns(of: position) != TextWidth.columns(of: previousPosition) {
+            let moved = previous.selectedIndex != content.selectedIndex || previous.total != content.total
+                || previous.totalIsLowerBound != content.totalIsLowerBound
+            if title != Self.title(previous) || moved && positionColumns(previous) != positionColumns(content) {
                 canvas.drawTopEdge(of: rect, title: title, style: style)
-                drawPosition(position, in: rect, on: canvas)
-            } else if position != previousPosition {
+                drawPosition(of: content, in: rect, on: canvas)
+            } else if moved {
                 // The same width over the same cells: the border around it stays as it is.
-                drawPosition(position, in: rect, on: canvas)
+                drawPosition(of: content, in: rect, on: canvas)
             }
         } else {
             canvas.fill(rect, style: .normal)
             canvas.drawBox(rect, title: title, style: style)
-            drawPosition(position, in: rect, on: canvas)
+            drawPosition(of: content, in: rect, on: canvas)
         }
 
         let inner = rect.inset(by: 1)
@@ -108,10 +108,10 @@ public enum UserListView {
         return title
     }
 
-    private static func drawPosition(_ position: String, in rect: Rect, on canvas: any Canvas) {
-        let positionWidth = TextWidth.columns(of: position)
+    private static func drawPosition(of content: ListContent, in rect: Rect, on canvas: any Canvas) {
+        let positionWidth = positionColumns(content)
         if rect.width > positionWidth + 6 {
-            canvas.draw(position, at: Point(row: rect.row, column: rect.right - positionWidth - 2), style: .accent)
+            canvas.draw(positionText(content), at: Point(row: rect.row, column: rect.right - positionWidth - 2), style: .accent)
         }
     }
 
@@ -120,6 +120,14 @@ public enum UserListView {
         guard total > 0 else { return " 0 / 0 " }
         let position = (content.selectedIndex ?? 0) + 1
         return " \(Format.count(position)) / \(Format.count(total))\(content.totalIsLowerBound ? "+" : "") "
+    }
+
+    /// The columns `positionText(content)` takes, without writing it.
+    static func positionColumns(_ content: ListContent) -> Int {
+        guard let total = content.total else { return 3 }
+        guard total > 0 else { return 7 }
+        let position = (content.selectedIndex ?? 0) + 1
+        return 5 + Format.countColumns(position) + Format.countColumns(total) + (content.totalIsLowerBound ? 1 : 0)
     }
 
     private static func drawTitles(_ columns: Columns, sort: SortContent, at point: Point, width: Int, on canvas: any Canvas) {
