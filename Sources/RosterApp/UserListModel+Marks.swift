@@ -9,6 +9,20 @@ extension UserListModel {
         return marks.contains(user, in: listing)
     }
 
+    /// The rows of `range` whose users are marked. The listing and the marks are read once:
+    /// asked row by row, a frame with marks copied both for every row on screen (16% of a `j`
+    /// with 1,000 marks, perf).
+    public func markedRows(in range: Range<Int>) -> Set<Int> {
+        guard let listing = state.value else { return [] }
+        let marks = self.marks
+        guard !marks.isEmpty else { return [] }
+        var marked = Set<Int>()
+        for index in range {
+            if let user = listing.user(at: index), marks.contains(user, in: listing) { marked.insert(index) }
+        }
+        return marked
+    }
+
     /// Marks the selected user, or unmarks them. Returns false when no user is selected (its
     /// page is not loaded yet).
     @discardableResult

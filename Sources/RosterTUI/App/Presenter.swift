@@ -68,9 +68,7 @@ struct Presenter {
         content.totalIsLowerBound = list.state.value?.totalIsLowerBound == true
         content.showsRoles = model.traits.hasRoles
         content.filter = list.filter.summary
-        if !list.marks.isEmpty {
-            content.marked = Set(visible.prefix(rows.count).filter { list.isMarked(row: $0) })
-        }
+        content.marked = list.markedRows(in: visible.prefix(rows.count))
         return content
     }
 
