@@ -5,8 +5,7 @@ import RosterKit
 extension UserListModel {
     /// Whether the row at `index` is marked (false for a row whose page is not here).
     public func isMarked(row index: Int) -> Bool {
-        guard let listing = state.value, let user = listing.user(at: index) else { return false }
-        return marks.contains(user, in: listing)
+        markedRows(in: index..<index + 1).contains(index)
     }
 
     /// The rows of `range` whose users are marked. The listing and the marks are read once:

@@ -11,7 +11,10 @@ import Synchronization
 @MainActor
 public final class AppController {
     /// The model of the connection on screen: keys, and so writes, go to it alone.
-    public internal(set) var model: AppModel
+    /// Its lists' moves schedule frames (followMoves).
+    public internal(set) var model: AppModel {
+        didSet { followMoves(of: model) }
+    }
     let canvas: any Canvas
     var renderer: ScreenRenderer
     /// Called after each frame is drawn: the terminal sends it.
@@ -26,6 +29,7 @@ public final class AppController {
         self.canvas = canvas
         self.renderer = ScreenRenderer(presenter: Presenter(model: model, serverLabel: serverLabel))
         self.present = present
+        followMoves(of: model)
     }
 
     /// Named connections the `C` picker switches between (AppController+Connections.swift).
@@ -166,7 +170,6 @@ public final class AppController {
         frame += 1
         framesDrawn += 1
         let drawn = frame
-        followMoves(of: model)
         if !model.topScreenScrolls { helpScroll = 0 }
         renderer.fitScreens(to: canvas.size)
         let shown = renderer.content(size: canvas.size, connectionPicker: connectionPicker.map(pickerContent))
