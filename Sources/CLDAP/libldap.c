@@ -17,8 +17,7 @@
     X(ldap_initialize) X(ldap_set_option) X(ldap_get_option) X(ldap_connect) X(ldap_start_tls_s) \
     X(ldap_tls_inplace) X(ldap_sasl_bind_s) X(ldap_unbind_ext) X(ldap_abandon_ext) X(ldap_result) \
     X(ldap_msgfree) X(ldap_parse_result) X(ldap_err2string) X(ldap_memfree) X(ldap_search_ext) \
-    X(ldap_get_dn) X(ldap_first_attribute) X(ldap_next_attribute) X(ldap_get_values_len) \
-    X(ldap_value_free_len) X(ldap_add_ext) X(ldap_modify_ext) X(ldap_delete_ext) X(ldap_rename) \
+    X(ldap_get_dn_ber) X(ldap_get_attribute_ber) X(ldap_add_ext) X(ldap_modify_ext) X(ldap_delete_ext) X(ldap_rename) \
     X(ldap_passwd) X(ldap_control_create) X(ldap_control_free) X(ldap_controls_free) \
     X(ldap_control_find) X(ldap_create_page_control) X(ldap_parse_pageresponse_control) \
     X(ldap_create_sort_keylist) X(ldap_free_sort_keylist) X(ldap_create_sort_control) \
@@ -118,17 +117,12 @@ int ldap_search_ext(LDAP *ld, const char *base, int scope, const char *filter, c
                     LDAPControl **server, LDAPControl **client, struct timeval *timeout, int sizeLimit, int *id) {
     return ROSTER_LDAP_CALL(ldap_search_ext)(ld, base, scope, filter, attributes, attributesOnly, server, client, timeout, sizeLimit, id);
 }
-char *ldap_get_dn(LDAP *ld, LDAPMessage *entry) { return ROSTER_LDAP_CALL(ldap_get_dn)(ld, entry); }
-char *ldap_first_attribute(LDAP *ld, LDAPMessage *entry, BerElement **ber) {
-    return ROSTER_LDAP_CALL(ldap_first_attribute)(ld, entry, ber);
+int ldap_get_dn_ber(LDAP *ld, LDAPMessage *entry, BerElement **ber, struct berval *dn) {
+    return ROSTER_LDAP_CALL(ldap_get_dn_ber)(ld, entry, ber, dn);
 }
-char *ldap_next_attribute(LDAP *ld, LDAPMessage *entry, BerElement *ber) {
-    return ROSTER_LDAP_CALL(ldap_next_attribute)(ld, entry, ber);
+int ldap_get_attribute_ber(LDAP *ld, LDAPMessage *entry, BerElement *ber, struct berval *attribute, BerVarray *values) {
+    return ROSTER_LDAP_CALL(ldap_get_attribute_ber)(ld, entry, ber, attribute, values);
 }
-struct berval **ldap_get_values_len(LDAP *ld, LDAPMessage *entry, const char *attribute) {
-    return ROSTER_LDAP_CALL(ldap_get_values_len)(ld, entry, attribute);
-}
-void ldap_value_free_len(struct berval **values) { ROSTER_LDAP_CALL(ldap_value_free_len)(values); }
 int ldap_add_ext(LDAP *ld, const char *dn, LDAPMod **attributes, LDAPControl **server, LDAPControl **client, int *id) {
     return ROSTER_LDAP_CALL(ldap_add_ext)(ld, dn, attributes, server, client, id);
 }

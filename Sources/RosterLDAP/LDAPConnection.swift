@@ -346,35 +346,40 @@ final class LDAPConnection {
         }
     }
 
+    /// The entry read in one pass over its message, as ldapsearch reads it: each attribute
+    /// with its values together (ldap_get_values_len looked every name up again from the start,
+    /// comparing names case-insensitively: a fifth of reading a page, perf).
     private func entry(_ ld: OpaquePointer, _ message: OpaquePointer) -> LDAPEntry {
-        var dn = ""
-        if let raw = ldap_get_dn(ld, message) {
-            dn = String(cString: raw)
-            ldap_memfree(raw)
-        }
-        var attributes: [String: [String]] = [:]
         var ber: OpaquePointer?
-        var name = ldap_first_attribute(ld, message, &ber)
-        while let current = name {
-            let attribute = String(cString: current).lowercased()
-            if let values = ldap_get_values_len(ld, message, current) {
-                var list: [String] = []
+        var name = berval()
+        guard ldap_get_dn_ber(ld, message, &ber, &name) == LDAP_SUCCESS else {
+            if let ber { ber_free(ber, 0) }
+            return LDAPEntry(dn: "")
+        }
+        defer { ber_free(ber, 0) }
+        let dn = Self.text(name)
+        var attributes: [String: [String]] = [:]
+        var values: BerVarray?
+        while ldap_get_attribute_ber(ld, message, ber, &name, &values) == LDAP_SUCCESS, name.bv_val != nil {
+            var list: [String] = []
+            if let values {
                 var index = 0
-                while let value = values[index] {
-                    let bytes = UnsafeRawBufferPointer(start: value.pointee.bv_val, count: Int(value.pointee.bv_len))
-                    list.append(String(decoding: bytes, as: UTF8.self))
+                while values[index].bv_val != nil {
+                    list.append(Self.text(values[index]))
                     index += 1
                 }
-                ldap_value_free_len(values)
-                attributes[attribute] = list
-            } else {
-                attributes[attribute] = []
+                ber_memfree(values)
             }
-            ldap_memfree(current)
-            name = ldap_next_attribute(ld, message, ber)
+            values = nil
+            attributes[LDAPEntry.key(Self.text(name))] = list
         }
-        if let ber { ber_free(ber, 0) }
         return LDAPEntry(dn: dn, attributes: attributes)
+    }
+
+    /// A value as UTF-8 text (the values point into the message; they are copied here).
+    private static func text(_ value: berval) -> String {
+        guard let bytes = value.bv_val else { return "" }
+        return String(decoding: UnsafeRawBufferPointer(start: bytes, count: Int(value.bv_len)), as: UTF8.self)
     }
 
     private func resultCode(_ ld: OpaquePointer) -> Int32 {

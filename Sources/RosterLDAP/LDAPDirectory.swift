@@ -28,12 +28,21 @@ public actor LDAPDirectory: Directory {
 
     func schema() async throws -> LDAPSchema {
         if let knownSchema { return knownSchema }
-        let root = try await rootDSE()
+        let schema = try Self.schema(of: try await rootDSE(), configuration: configuration)
+        return remember(schema)
+    }
+
+    /// The schema a root DSE implies with the settings' overrides.
+    private static func schema(of root: LDAPRootDSE, configuration: LDAPConfiguration) throws -> LDAPSchema {
         guard let base = configuration.schema.peopleBase ?? root.defaultBase else {
             throw APIError.badRequest(ErrorBody(code: "no_base", message: "The server names no naming context: set ldap.peopleBase in the settings."))
         }
-        let schema = LDAPSchema(vendor: root.vendor, base: base, settings: configuration.schema)
-        if let knownSchema { return knownSchema } // another call resolved it meanwhile
+        return LDAPSchema(vendor: root.vendor, base: base, settings: configuration.schema)
+    }
+
+    /// Keeps the first schema resolved (another call may have resolved one meanwhile).
+    private func remember(_ schema: LDAPSchema) -> LDAPSchema {
+        if let knownSchema { return knownSchema }
         knownSchema = schema
         return schema
     }
@@ -87,22 +96,30 @@ public actor LDAPDirectory: Directory {
         return try await fetchUsers(query)
     }
 
+    /// One call on the session's thread: before the first list it also connects, and the
+    /// schema comes from the root DSE just read there, not from a trip back to this actor and a
+    /// second call (about 1 ms of the first screen, docs/benchmarks.md).
     private func fetchUsers(_ query: UserQuery) async throws -> Page<User> {
-        let schema = try await schema()
-        let root = try await rootDSE()
-        let filter = userFilter(query, schema: schema)
-        let sortKey = root.offersSort ? schema.sortKey(query.sort) : nil
+        let known = knownSchema
+        let session = session
+        let configuration = configuration
         let offset = (query.page - 1) * query.perPage
         let size = query.perPage
-        let paging = root.offersPaging
-        let estimate = LDAPPager.Estimate(vendor: root.vendor)
-        let slice = try await mapped {
+        let (slice, schema) = try await mapped {
             try await session.run("search", mayRepeat: true) { connection, cancel in
-                try LDAPPager.page(connection, base: schema.peopleBase, filter: filter, attributes: schema.personAttributes,
-                                   sortKey: sortKey, offset: offset, size: size, paging: paging, estimate: estimate, cancel: cancel)
+                // Connected and bound by now, so the root DSE is known.
+                let root = session.rootDSEIfKnown ?? LDAPRootDSE(LDAPEntry(dn: ""))
+                let schema = try known ?? Self.schema(of: root, configuration: configuration)
+                let slice = try LDAPPager.page(
+                    connection, base: schema.peopleBase, filter: Self.userFilter(query, schema: schema),
+                    attributes: schema.personAttributes, sortKey: root.offersSort ? schema.sortKey(query.sort) : nil,
+                    offset: offset, size: size, paging: root.offersPaging, estimate: LDAPPager.Estimate(vendor: root.vendor),
+                    cancel: cancel)
+                return (slice, schema)
             }
         }
-        let users = slice.entries.map { LDAPUserMapping.user(from: $0, schema: schema) }
+        let kept = remember(schema)
+        let users = slice.entries.map { LDAPUserMapping.user(from: $0, schema: kept) }
         return LDAPPager.rosterPage(slice, items: users, query: query.page, perPage: query.perPage)
     }
 
@@ -113,7 +130,7 @@ public actor LDAPDirectory: Directory {
 
     /// The filter for a list: people, the search as one substring filter over name, login and
     /// email (every value escaped), the status and the group.
-    func userFilter(_ query: UserQuery, schema: LDAPSchema) -> String {
+    static func userFilter(_ query: UserQuery, schema: LDAPSchema) -> String {
         var parts = [schema.personFilter]
         if let text = query.search?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
             let attributes = [schema.nameAttribute, "cn", schema.loginAttribute, schema.emailAttribute]

@@ -13,7 +13,18 @@ public struct LDAPEntry: Sendable, Equatable {
     }
 
     public func values(_ attribute: String) -> [String] {
-        attributes[attribute.lowercased()] ?? []
+        attributes[Self.key(attribute)] ?? []
+    }
+
+    /// An attribute's name as `attributes` keys it: lower case. Names are ASCII (RFC 4512's
+    /// keystring, or an OID), so only A to Z change, and a name in lower case is kept as it is.
+    static func key(_ name: String) -> String {
+        let utf8 = name.utf8
+        guard utf8.contains(where: { $0 &- UInt8(ascii: "A") < 26 }) else { return name }
+        return String(unsafeUninitializedCapacity: utf8.count) { buffer in
+            for (index, byte) in utf8.enumerated() { buffer[index] = byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte }
+            return utf8.count
+        }
     }
 
     public func first(_ attribute: String) -> String? {

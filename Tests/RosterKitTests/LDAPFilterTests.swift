@@ -23,6 +23,19 @@ struct LDAPFilterTests {
         #expect(LDAPDN.firstValue("cn=Smith\\, John,dc=x") == "Smith, John")
         #expect(LDAPDN.firstValue("cn=\\D0\\A4\\D0\\B8\\D0\\BD,ou=groups") == "Фин")
         #expect(LDAPDN.firstValue("uid=user1,ou=people,dc=x") == "user1")
+        #expect(LDAPDN.firstValue("uid=a+cn=b,dc=x") == "a")
+        #expect(LDAPDN.firstValue("cn=Фин Ана,ou=x") == "Фин Ана")
+        #expect(LDAPDN.firstValue("cn=trailing\\") == "trailing\\")
+        #expect(LDAPDN.firstValue("no equals sign") == "no equals sign")
+        // Whatever a value holds, escaped into a DN it reads back the same.
+        for value in ["Smith, John", " lead and trail ", "#hash", "a+b=c;d<e>\"q\"", "back\\slash", "nul\0byte",
+                      "أحمد الفاسي", "é́ combining", "👩‍💻 emoji", "\u{1B}[31mred"] {
+            #expect(LDAPDN.firstValue(LDAPDN.child("cn", value, of: "dc=x")) == value, "\(value.debugDescription)")
+        }
+        // Attribute names are looked up whatever their case, as LDAP compares them.
+        let entry = LDAPEntry(dn: "uid=a", attributes: [LDAPEntry.key("givenName"): ["Ana"], LDAPEntry.key("sn"): ["Silva"]])
+        #expect(LDAPEntry.key("pwdAccountLockedTime") == "pwdaccountlockedtime" && LDAPEntry.key("2.5.4.3") == "2.5.4.3")
+        #expect(entry.values("GIVENNAME") == ["Ana"] && entry.first("givenname") == "Ana" && entry.text("SN") == "Silva")
         // The parent after the first RDN: an escaped comma, or an escaped backslash before a real one.
         #expect(LDAPDN.parent(of: "CN=Ops\\, night,CN=Users,DC=x") == "CN=Users,DC=x")
         #expect(LDAPDN.parent(of: "cn=Ops\\2C night,ou=groups") == "ou=groups")

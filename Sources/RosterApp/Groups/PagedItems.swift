@@ -55,14 +55,16 @@ public final class PagedItems<Item: Identifiable & Sendable & Equatable>: Observ
     private var _moreFailure: APIError?
     private var _isLoadingMore = false
 
-    /// The observed properties' key paths, each built once.
+    /// The observed properties' key paths, each built once, at the first access: building them
+    /// resolves the generic arguments through the runtime's conformance tables, 0.75 ms of a
+    /// start for the groups view's two lists that no start draws (perf).
     @MainActor private struct Paths {
         let state = \PagedItems.state
         let items = \PagedItems.items
         let moreFailure = \PagedItems.moreFailure
         let isLoadingMore = \PagedItems.isLoadingMore
     }
-    private let paths: Paths
+    private lazy var paths = Paths()
     private let registrar = ObservationRegistrar()
 
     private func access<Member>(_ path: KeyPath<PagedItems, Member>) {
@@ -95,7 +97,6 @@ public final class PagedItems<Item: Identifiable & Sendable & Equatable>: Observ
     public init(perPage: Int, activity: Activity) {
         self.perPage = perPage
         self.activity = activity
-        paths = Paths()
     }
 
     /// How many there are, once the first page has said.
@@ -237,12 +238,14 @@ public final class PagedItems<Item: Identifiable & Sendable & Equatable>: Observ
         loadMoreIfNeeded()
     }
 
+    /// Reads the stored rows, not the observed `items`: a resize is no reason to build the key
+    /// paths (`paths`) or to make a frame depend on the rows.
     private func keepSelectionVisible() {
         var newTop = top
         let extra = scrollStyle == .halfScreen ? max(0, viewportHeight / 2 - 1) : 0
         if selection < newTop { newTop = selection - extra }
         if selection >= newTop + viewportHeight { newTop = selection - viewportHeight + 1 + extra }
-        newTop = max(0, min(newTop, max(0, items.count - viewportHeight)))
+        newTop = max(0, min(newTop, max(0, _items.count - viewportHeight)))
         if newTop != top { top = newTop }
     }
 
