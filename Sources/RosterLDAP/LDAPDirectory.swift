@@ -98,7 +98,8 @@ public actor LDAPDirectory: Directory {
 
     /// One call on the session's thread: before the first list it also connects, and the
     /// schema comes from the root DSE just read there, not from a trip back to this actor and a
-    /// second call (about 1 ms of the first screen, docs/benchmarks.md).
+    /// second call between the root DSE and the page (docs/benchmarks.md, "An LDAP directory,
+    /// the first screen a third time").
     private func fetchUsers(_ query: UserQuery) async throws -> Page<User> {
         let known = knownSchema
         let session = session
