@@ -83,9 +83,13 @@ struct RosterCommand {
             return
         }
         if all { throw CommandLineError(message: "--all goes with --check.") }
+        // The file is read and decoded once: the settings come from it, and the `C` picker's
+        // profiles (decoding it a second time was on the way to the first request).
+        let file: SettingsFile
         let settings: Settings
         do {
-            settings = try Settings.resolve(flags: flags, environment: environment)
+            file = try Settings.loadFile(flags: flags, environment: environment)
+            settings = try Settings.resolve(flags: flags, environment: environment, file: file)
         } catch let error as SettingsError {
             throw CommandLineError(message: error.message)
         }
@@ -100,7 +104,7 @@ struct RosterCommand {
         let kept = PrivateFiles.paths(of: settings, environment: environment)
         let tightened = PrivateFiles.tighten(folders: kept.folders, files: kept.files)
         var launcher = Launcher(settings: settings, notes: tightened)
-        launcher.profilesFile = try? Settings.loadFile(flags: flags, environment: environment)
+        launcher.profilesFile = file
         launcher.flags = flags
         let exitCode = try await launcher.run()
         if exitCode != 0 { throw ExitStatus(exitCode) }
