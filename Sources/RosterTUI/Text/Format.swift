@@ -18,4 +18,19 @@ enum Format {
         }
         return digits + (digits - 1) / 3 + (value < 0 ? 1 : 0)
     }
+
+    /// A list's position, " 3 / 100,000+ ": " … " before the total is known, `empty` when there
+    /// is nothing (the user list and the groups view each have their own way to say so).
+    static func position(selected: Int?, total: Int?, isLowerBound: Bool, empty: String) -> String {
+        guard let total else { return " … " }
+        guard total > 0 else { return empty }
+        return " \(count((selected ?? 0) + 1)) / \(count(total))\(isLowerBound ? "+" : "") "
+    }
+
+    /// The columns `position(...)` takes, without writing it (`empty` is ASCII).
+    static func positionColumns(selected: Int?, total: Int?, isLowerBound: Bool, empty: String) -> Int {
+        guard let total else { return 3 }
+        guard total > 0 else { return empty.utf8.count }
+        return 5 + countColumns((selected ?? 0) + 1) + countColumns(total) + (isLowerBound ? 1 : 0)
+    }
 }

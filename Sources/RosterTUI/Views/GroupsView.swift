@@ -126,18 +126,12 @@ public enum GroupsView {
     }
 
     static func positionText<Row>(_ pane: GroupsContent.Pane<Row>) -> String {
-        guard let total = pane.total else { return " … " }
-        guard total > 0 else { return " 0 " }
-        let position = (pane.selectedIndex ?? 0) + 1
-        return " \(Format.count(position)) / \(Format.count(total))\(pane.totalIsLowerBound ? "+" : "") "
+        Format.position(selected: pane.selectedIndex, total: pane.total, isLowerBound: pane.totalIsLowerBound, empty: " 0 ")
     }
 
     /// The columns `positionText(pane)` takes, without writing it.
     static func positionColumns<Row>(_ pane: GroupsContent.Pane<Row>) -> Int {
-        guard let total = pane.total else { return 3 }
-        guard total > 0 else { return 3 }
-        let position = (pane.selectedIndex ?? 0) + 1
-        return 5 + Format.countColumns(position) + Format.countColumns(total) + (pane.totalIsLowerBound ? 1 : 0)
+        Format.positionColumns(selected: pane.selectedIndex, total: pane.total, isLowerBound: pane.totalIsLowerBound, empty: " 0 ")
     }
 }
 

@@ -116,18 +116,12 @@ public enum UserListView {
     }
 
     static func positionText(_ content: ListContent) -> String {
-        guard let total = content.total else { return " … " }
-        guard total > 0 else { return " 0 / 0 " }
-        let position = (content.selectedIndex ?? 0) + 1
-        return " \(Format.count(position)) / \(Format.count(total))\(content.totalIsLowerBound ? "+" : "") "
+        Format.position(selected: content.selectedIndex, total: content.total, isLowerBound: content.totalIsLowerBound, empty: " 0 / 0 ")
     }
 
     /// The columns `positionText(content)` takes, without writing it.
     static func positionColumns(_ content: ListContent) -> Int {
-        guard let total = content.total else { return 3 }
-        guard total > 0 else { return 7 }
-        let position = (content.selectedIndex ?? 0) + 1
-        return 5 + Format.countColumns(position) + Format.countColumns(total) + (content.totalIsLowerBound ? 1 : 0)
+        Format.positionColumns(selected: content.selectedIndex, total: content.total, isLowerBound: content.totalIsLowerBound, empty: " 0 / 0 ")
     }
 
     private static func drawTitles(_ columns: Columns, sort: SortContent, at point: Point, width: Int, on canvas: any Canvas) {
