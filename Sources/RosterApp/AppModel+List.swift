@@ -9,6 +9,8 @@ extension AppModel {
     public func moveToBottom() { if listOnTop { list.moveToBottom() } }
     public func select(row: Int) { if listOnTop { list.select(row: row) } }
     public func scroll(by rows: Int) { if listOnTop { list.scroll(by: rows) } }
+    /// A key's frame is out: what waited for it (the detail pane told of the selection) runs.
+    public func frameSent() { list.reportPendingSelection() }
 
     public func cycleSort() {
         guard listIdle else { return }

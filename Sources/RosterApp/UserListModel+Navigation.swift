@@ -57,6 +57,6 @@ extension UserListModel {
         let newSelection = min(max(0, target), rowCount - 1)
         set(selection: newSelection, offset: clampedOffset(offset ?? scrollOffset, keeping: newSelection))
         loadVisiblePages()
-        reportSelection()
+        if reportsSelectionAfterFrame { selectionReportPending = true } else { reportSelection() }
     }
 }

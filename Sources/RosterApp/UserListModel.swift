@@ -43,6 +43,12 @@ public final class UserListModel {
     @ObservationIgnored public var onMove: (@MainActor () -> Void)?
     /// Told whenever the selected user changes: another row, or the row's page arrived.
     @ObservationIgnored public var onSelectedUserChange: (@MainActor (User?) -> Void)?
+    /// Set by a main loop that draws a frame after each key: a move then tells
+    /// `onSelectedUserChange` once that frame is sent (`reportPendingSelection`), not before
+    /// it. The detail pane only re-arms its settle timer then, and a key's time is the time
+    /// to its bytes (docs/benchmarks.md, "Issue 28, seventeenth pass").
+    @ObservationIgnored public var reportsSelectionAfterFrame = false
+    @ObservationIgnored var selectionReportPending = false
     /// Told when a reload fails (first load, search, sort, refresh): the error dialog.
     @ObservationIgnored public var onReloadFailure: (@MainActor (ListFailure) -> Void)?
     /// Told after each load, search, sort or refresh that succeeded.
@@ -212,8 +218,16 @@ public final class UserListModel {
 
     // MARK: Selection
 
+    /// Tells the observer of a move the last key made, if it waited for the key's frame.
+    public func reportPendingSelection() {
+        guard selectionReportPending else { return }
+        selectionReportPending = false
+        reportSelection()
+    }
+
     /// Tells the observer when the selected user changed.
     func reportSelection() {
+        selectionReportPending = false
         let user = selectedUser
         guard user != reportedUser else { return }
         reportedUser = user

@@ -208,6 +208,53 @@ struct MainLoopTests {
         #expect(controller.framesDrawn == frames + 2, "a key's move schedules no second frame")
     }
 
+    /// A key that only moves the selection derives the list from the last tracked frame
+    /// (AppController.movedFrame; debug builds check it against the frame derived in full), and
+    /// a change after such frames is still drawn: the tracked frame's registrations stay live.
+    @Test func movesAreDrawnFromTheTrackedFrameAndLaterChangesStillDrawn() async throws {
+        #expect(await started())
+        await clock.advance(by: .seconds(5))
+        await model.activity.waitForIdle()
+        for _ in 0..<1000 { await Task.yield() }
+        let moved = controller.framesMoved
+        press(.character("j"))
+        press(.character("j"))
+        press(.character("k"))
+        #expect(canvas.text.contains("2 / 126"))
+        #expect(controller.framesMoved == moved + 3, "each move drawn from the tracked frame")
+        let frames = controller.framesDrawn
+        model.showStatus("Changed after the moves")
+        #expect(await canvas.eventuallyShows("Changed after the moves"))
+        #expect(controller.framesDrawn == frames + 1)
+        #expect(controller.framesMoved == moved + 3, "a change is derived in full")
+        press(.character("j"))
+        #expect(canvas.text.contains("3 / 126") && canvas.text.contains("Changed after the moves"))
+        #expect(controller.framesMoved == moved + 4, "tracked again, moves are drawn from it again")
+    }
+
+    /// The detail pane hears of a key's move after the key's frame is out, not before it.
+    @Test func theDetailPaneHearsOfAMoveAfterTheKeysFrame() async throws {
+        let canvas = grid(120, 40)
+        var pendingWhenSent: [String?] = []
+        var controller: AppController?
+        controller = AppController(model: model, canvas: canvas, serverLabel: "test server") { [model] in
+            pendingWhenSent.append(model.detail.pendingUserID)
+        }
+        controller?.start()
+        #expect(await canvas.eventuallyShows("1 / 126"))
+        await clock.advance(by: .seconds(5))
+        await model.activity.waitForIdle()
+        pendingWhenSent = []
+        controller?.handle([.key(.character("j"))])
+        #expect(canvas.text.contains("2 / 126"))
+        #expect(pendingWhenSent == [nil], "not told while the frame was sent")
+        #expect(model.detail.pendingUserID == model.list.selectedUser?.id, "told once it was out")
+        await clock.advance(by: .seconds(1))
+        await model.activity.waitForIdle()
+        for _ in 0..<1000 where model.detail.state.isLoading { await Task.yield() }
+        #expect(model.detail.user?.id == model.list.selectedUser?.id, "and it followed once the move rested")
+    }
+
     /// A frame's reads are registered after it is sent: a change made while it is sent is
     /// still drawn (the frame registered then differs from the one drawn).
     @Test func aChangeMadeWhileAFrameIsSentIsDrawn() async throws {

@@ -16,13 +16,17 @@ public final class AppController {
         didSet { followMoves(of: model) }
     }
     let canvas: any Canvas
-    var renderer: ScreenRenderer
+    var renderer: ScreenRenderer {
+        didSet { trackedFrame = nil }
+    }
     /// Called after each frame is drawn: the terminal sends it.
     private let present: @MainActor () -> Void
     private var frame = 0
     public private(set) var exitCode: Int32?
     /// Frames drawn so far (for tests and for checking that idle means no frames).
     public private(set) var framesDrawn = 0
+    /// Of those, the frames moved from the last tracked one (`movedFrame`), for tests.
+    public private(set) var framesMoved = 0
 
     public init(model: AppModel, canvas: any Canvas, serverLabel: String, present: @escaping @MainActor () -> Void = {}) {
         self.model = model
@@ -172,28 +176,68 @@ public final class AppController {
         let drawn = frame
         if !model.topScreenScrolls { helpScroll = 0 }
         renderer.fitScreens(to: canvas.size)
+        if connectionPicker == nil, let moved = movedFrame() {
+            helpScrollLimit = renderer.draw(moved, on: canvas, helpScroll: helpScroll)
+            present()
+            framesMoved += 1
+            trackedFrame = moved
+            model.frameSent()
+            return
+        }
         let shown = renderer.content(size: canvas.size, connectionPicker: connectionPicker.map(pickerContent))
         helpScrollLimit = renderer.draw(shown, on: canvas, helpScroll: helpScroll)
         present()
+        model.frameSent()
         retireTracking()
         var watched: FrameContent?
+        trackedStateChanged.store(false, ordering: .relaxed)
         withObservationTracking {
             _ = trackingEpoch.value
             watched = renderer.content(size: canvas.size, connectionPicker: connectionPicker.map(pickerContent))
         } onChange: { [weak self] in
             // Runs before the change lands; the frame is drawn after it, unless a frame
-            // was drawn in between (a key's own frame) or the next frame retires it.
-            guard let self, !retiring.load(ordering: .relaxed), !handlingEvents.load(ordering: .relaxed) else { return }
-            Task { @MainActor [weak self] in self?.renderIfStale(since: drawn) }
+            // derived in full was drawn in between (a key's own) or the next frame retires it.
+            guard let self, !retiring.load(ordering: .relaxed) else { return }
+            trackedStateChanged.store(true, ordering: .relaxed)
+            guard !handlingEvents.load(ordering: .relaxed) else { return }
+            Task { @MainActor [weak self] in self?.renderIfTrackedStateChanged() }
         }
+        trackedFrame = watched
         // A change made while the frame was being sent is not missed: it gets a frame.
         if watched != shown {
             Task { @MainActor [weak self] in self?.renderIfStale(since: drawn) }
         }
     }
 
+    /// The last tracked frame, or the last frame moved from it: while nothing it read that
+    /// Observation watches has changed, the next frame differs from it only where the lists'
+    /// positions decide (ScreenRenderer.content(movingPositionsOf:)).
+    private var trackedFrame: FrameContent?
+    /// Set once anything the last tracked frame read has changed: the next frame is derived
+    /// in full, and tracked again.
+    private nonisolated let trackedStateChanged = Atomic<Bool>(true)
+
+    /// The next frame made from the last tracked one, when nothing observed has changed since:
+    /// a key that moves a selection derives the list and draws it, and the registrations of
+    /// the tracked frame stay as they are (docs/benchmarks.md, "Issue 28, seventeenth pass").
+    private func movedFrame() -> FrameContent? {
+        guard !trackedStateChanged.load(ordering: .relaxed), let last = trackedFrame, last.size == canvas.size,
+              let moved = renderer.content(movingPositionsOf: last) else { return nil }
+        #if DEBUG
+        // Every test that presses a key checks the shortcut against the frame derived in full.
+        let full = renderer.content(size: canvas.size)
+        assert(moved == full, "a frame moved from the last tracked one differs from the frame derived in full:\n\(moved)\n\(full)")
+        #endif
+        return moved
+    }
+
     private func renderIfStale(since drawn: Int) {
         guard frame == drawn, exitCode == nil else { return }
+        render()
+    }
+
+    private func renderIfTrackedStateChanged() {
+        guard trackedStateChanged.load(ordering: .relaxed), exitCode == nil else { return }
         render()
     }
 
@@ -217,6 +261,7 @@ public final class AppController {
     private func followMoves(of model: AppModel) {
         guard followedModel !== model else { return }
         followedModel = model
+        model.list.reportsSelectionAfterFrame = true
         let moved: @MainActor () -> Void = { [weak self] in
             guard let self, !handlingEvents.load(ordering: .relaxed) else { return }
             let drawn = frame
