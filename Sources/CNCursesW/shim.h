@@ -71,6 +71,12 @@ static inline int roster_draw_line(WINDOW *window, int row, int column, attr_t a
     return down ? mvwvline_set(window, row, column, &cell, count) : mvwhline_set(window, row, column, &cell, count);
 }
 
+/* Gives `count` cells from (row, column) `attributes`, keeping their characters (mvwchgat): no
+   character handling, one call for a row's cells. */
+static inline int roster_restyle(WINDOW *window, int row, int column, int count, attr_t attributes) {
+    return mvwchgat(window, row, column, count, attributes & ~A_COLOR, (short)PAIR_NUMBER(attributes), NULL);
+}
+
 /* Mouse. */
 static inline mmask_t roster_button1_pressed(void) { return BUTTON1_PRESSED; }
 static inline mmask_t roster_button1_released(void) { return BUTTON1_RELEASED; }

@@ -64,6 +64,9 @@ public protocol Canvas: AnyObject {
     /// edges: a fill (spaces) or a box's edge in one call. `character` is one column wide and
     /// printable (a space, a box-drawing line), never text from outside.
     func drawLine(_ character: Character, from point: Point, length: Int, axis: LineAxis, style: Style)
+    /// Gives `width` cells from `point` (cut at the screen's edge) the style `style`, keeping
+    /// what they show: a row whose selection alone moved is restyled, not drawn again.
+    func restyle(from point: Point, width: Int, style: Style)
     /// Shows the text cursor at `point`, or hides it when nil.
     func setCursor(_ point: Point?)
     /// Puts the header on the connection's colour (nil: the theme's own); the next frame,

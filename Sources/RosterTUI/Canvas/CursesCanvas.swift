@@ -60,6 +60,12 @@ public final class CursesCanvas: Canvas {
                              wchar_t(bitPattern: scalar.value), Int32(cells.count), axis == .down ? 1 : 0)
     }
 
+    public func restyle(from point: Point, width: Int, style: Style) {
+        guard let cells = LineCells(from: point, length: width, axis: .across, in: size) else { return }
+        _ = roster_restyle(roster_stdscr(), Int32(cells.start.row), Int32(cells.start.column), Int32(cells.count),
+                           attributes[style] ?? roster_a_normal())
+    }
+
     public func setCursor(_ point: Point?) {
         cursor = point
     }

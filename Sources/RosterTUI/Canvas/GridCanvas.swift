@@ -80,6 +80,12 @@ public final class GridCanvas: Canvas {
         }
     }
 
+    public func restyle(from point: Point, width: Int, style: Style) {
+        guard let line = LineCells(from: point, length: width, axis: .across, in: size) else { return }
+        for column in line.start.column..<line.start.column + line.count { cells[line.start.row][column].style = style }
+        writes[line.start.row, default: 0] += line.count
+    }
+
     public func setCursor(_ point: Point?) {
         cursor = point
     }

@@ -42,8 +42,9 @@ public enum GroupsView {
         }) { group, selected, point, width, selectionOnly in
             let count = Format.count(group.memberCount)
             let nameWidth = max(1, width - countWidth - 1)
-            canvas.drawPadded(group.name, at: Point(row: point.row, column: point.column + 1), width: nameWidth, style: selected)
-            if selectionOnly { return }
+            let name = Point(row: point.row, column: point.column + 1)
+            if selectionOnly { return canvas.restyle(from: name, width: nameWidth, style: selected) }
+            canvas.drawPadded(group.name, at: name, width: nameWidth, style: selected)
             let countText = String(repeating: " ", count: max(0, countWidth - TextWidth.columns(of: count))) + count
             canvas.drawPadded(countText, at: Point(row: point.row, column: point.column + 1 + nameWidth), width: width - 1 - nameWidth, style: .dim)
         }
@@ -58,8 +59,9 @@ public enum GroupsView {
             return TextWidth.fit(" Name", toColumns: nameWidth + 1) + " Email"
         }) { member, selected, point, width, selectionOnly in
             let nameWidth = (width - 1) * 9 / 20
-            canvas.drawPadded(member.name, at: Point(row: point.row, column: point.column + 1), width: nameWidth, style: selected)
-            if selectionOnly { return }
+            let name = Point(row: point.row, column: point.column + 1)
+            if selectionOnly { return canvas.restyle(from: name, width: nameWidth, style: selected) }
+            canvas.drawPadded(member.name, at: name, width: nameWidth, style: selected)
             canvas.drawPadded(" " + member.email, at: Point(row: point.row, column: point.column + 1 + nameWidth),
                               width: max(0, width - 1 - nameWidth), style: .normal)
         }

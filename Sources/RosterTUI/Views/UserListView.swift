@@ -154,10 +154,11 @@ public enum UserListView {
                 column += width
             }
             cell(marked ? "*" : selected ? "▌" : " ", 1, mark)
+            // The rest looks the same selected or not: a move restyles two names, and draws
+            // neither them nor the rest of the lines again (make bench: the cells a j sends to
+            // ncurses halve).
+            if markOnly { return canvas.restyle(from: Point(row: point.row, column: column), width: columns.name, style: mark) }
             cell(user.name, columns.name, mark)
-            // The rest looks the same selected or not: a move redraws two names, not two lines
-            // (make bench: the cells a j sends to ncurses halve).
-            if markOnly { return }
             cell(" ", 1, .normal)
             cell(user.email, columns.email, .normal)
             cell(" ", 1, .normal)
