@@ -209,7 +209,7 @@ struct MainLoopTests {
     }
 
     /// A key that only moves the selection derives the list from the last tracked frame
-    /// (AppController.movedFrame; debug builds check it against the frame derived in full), and
+    /// (AppController.moveTrackedFrame; debug builds check it against the frame derived in full), and
     /// a change after such frames is still drawn: the tracked frame's registrations stay live.
     @Test func movesAreDrawnFromTheTrackedFrameAndLaterChangesStillDrawn() async throws {
         #expect(await started())

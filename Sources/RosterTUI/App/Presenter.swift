@@ -43,7 +43,8 @@ struct Presenter {
     func listContent(focused: Bool) -> ListContent {
         let list = model.list
         let visible = list.visibleRows
-        let rows = listRows.rows(of: list.state.value, visible: visible) {
+        let listing = list.state.value
+        let rows = listRows.rows(of: listing, visible: visible) {
             var rows: [ListRowContent] = []
             rows.reserveCapacity(visible.count)
             for index in visible {
@@ -63,9 +64,9 @@ struct Presenter {
         }
         var content = ListContent(
             rows: rows, firstIndex: visible.lowerBound, selectedIndex: list.rowCount > 0 ? list.selection : nil,
-            total: list.state.value?.total, sort: SortContent(list.sort), search: list.searchText,
+            total: listing?.total, sort: SortContent(list.sort), search: list.searchText,
             emptyMessage: emptyMessage(), spinner: rows.isEmpty ? spinner : nil, focused: focused)
-        content.totalIsLowerBound = list.state.value?.totalIsLowerBound == true
+        content.totalIsLowerBound = listing?.totalIsLowerBound == true
         content.showsRoles = model.traits.hasRoles
         content.filter = list.filter.summary
         content.marked = list.markedRows(in: visible.prefix(rows.count))

@@ -66,29 +66,28 @@ final class ScreenRenderer {
         return frame
     }
 
-    /// `last`, a frame derived since which nothing it read that Observation watches has
-    /// changed, with the parts the lists' positions decide derived again. The selections and
-    /// first rows are not observed (UserListModel.selection), so they are the only reads that
-    /// can differ: a move within the screen derives the list (or the groups) and nothing else.
-    /// Nil when `last` has a screen stacked on it or the connection picker, whose contents are
-    /// derived in full.
-    func content(movingPositionsOf last: FrameContent) -> FrameContent? {
-        guard last.layers.isEmpty, last.connectionPicker == nil else { return nil }
-        guard var base = last.base else { return last }
-        if base.list != nil {
-            base.list = presenter.listContent(focused: last.baseOnTop)
+    /// Makes `frame`, derived since which nothing it read that Observation watches has
+    /// changed, the next frame: derives again, in place, the parts the lists' positions decide.
+    /// The selections and first rows are not observed (UserListModel.selection), so they are
+    /// the only reads that can differ: a move within the screen derives the list (or the
+    /// groups) and nothing else. False, and `frame` untouched, when a screen is stacked on the
+    /// base or the connection picker is up: those frames are derived in full.
+    func movePositions(in frame: inout FrameContent) -> Bool {
+        guard frame.layers.isEmpty, frame.connectionPicker == nil else { return false }
+        guard frame.base != nil else { return true }
+        if frame.base!.list != nil {
+            frame.base!.list = presenter.listContent(focused: frame.baseOnTop)
             // The pane shows the list's selected row until it has a user of its own, and
             // nothing while the selected row's page is loading (Presenter.detail).
-            if base.detail == nil || presenter.model.detail.user == nil || presenter.model.list.selectedUser == nil {
-                base.detail = presenter.detail()
-                base.detailSpinner = base.detail?.isRefreshing == true ? presenter.spinner : nil
+            if frame.base!.detail == nil || presenter.model.detail.user == nil || presenter.model.list.selectedUser == nil {
+                let detail = presenter.detail()
+                frame.base!.detail = detail
+                frame.base!.detailSpinner = detail?.isRefreshing == true ? presenter.spinner : nil
             }
         } else {
-            base.groups = presenter.groups()
+            frame.base!.groups = presenter.groups()
         }
-        var frame = last
-        frame.base = base
-        return frame
+        return true
     }
 
     /// Tells the stacked screens that page by their height how many rows a screen of `size`

@@ -84,7 +84,7 @@ public enum GroupsView {
             let point = Point(row: rowsArea.row + offset, column: rowsArea.column)
             let isSelected = pane.firstIndex + offset == pane.selectedIndex
             let mark: Style = isSelected ? (focused ? .selected : .selectedInactive) : .normal
-            canvas.draw(isSelected ? "▌" : " ", at: point, style: mark)
+            canvas.drawLine(isSelected ? "▌" : " ", from: point, length: 1, axis: .across, style: mark)
             row(pane.rows[offset], mark, point, rowsArea.width, selectionOnly)
         }
         if let previous, inner.height >= 2, inner.width >= 6, !pane.rows.isEmpty, previous.selectingOtherRow(of: pane),
