@@ -221,7 +221,6 @@ public final class UserListModel {
     /// Tells the observer of a move the last key made, if it waited for the key's frame.
     public func reportPendingSelection() {
         guard selectionReportPending else { return }
-        selectionReportPending = false
         reportSelection()
     }
 

@@ -30,10 +30,12 @@ struct GroupsScreenTests {
 
     func press(_ keys: Key...) {
         controller.handle(keys.map(TerminalEvent.key))
+        #expect(controller.movedFrameMismatches == 0, "a moved frame differed from the frame derived in full")
     }
 
     func press(_ key: Key, times: Int) {
         for _ in 0..<times { controller.handle([.key(key)]) }
+        #expect(controller.movedFrameMismatches == 0, "a moved frame differed from the frame derived in full")
     }
 
     func settle() async {

@@ -24,10 +24,19 @@ struct MainLoopTests {
 
     func press(_ keys: Key...) {
         controller.handle(keys.map(TerminalEvent.key))
+        #expect(controller.movedFrameMismatches == 0, "a moved frame differed from the frame derived in full")
     }
 
     func type(_ text: String) {
         controller.handle(text.map { .key(.character($0)) })
+        #expect(controller.movedFrameMismatches == 0, "a moved frame differed from the frame derived in full")
+    }
+
+    /// Lets every timer the start left (the detail pane's settle delay) run out, and its work end.
+    func settle() async {
+        await clock.advance(by: .seconds(5))
+        await model.activity.waitForIdle()
+        for _ in 0..<1000 { await Task.yield() }
     }
 
 
@@ -195,8 +204,7 @@ struct MainLoopTests {
     /// as a reload that keeps the selected user makes, is drawn through the list's `onMove`.
     @Test func aMoveMadeOutsideAKeyIsDrawn() async throws {
         #expect(await started())
-        await clock.advance(by: .seconds(5))
-        await model.activity.waitForIdle()
+        await settle()
         let frames = controller.framesDrawn
         model.select(row: 9)
         #expect(!canvas.text.contains("10 / 126"), "not drawn inside the move")
@@ -213,9 +221,7 @@ struct MainLoopTests {
     /// a change after such frames is still drawn: the tracked frame's registrations stay live.
     @Test func movesAreDrawnFromTheTrackedFrameAndLaterChangesStillDrawn() async throws {
         #expect(await started())
-        await clock.advance(by: .seconds(5))
-        await model.activity.waitForIdle()
-        for _ in 0..<1000 { await Task.yield() }
+        await settle()
         let moved = controller.framesMoved
         press(.character("j"))
         press(.character("j"))
@@ -236,16 +242,14 @@ struct MainLoopTests {
     @Test func theDetailPaneHearsOfAMoveAfterTheKeysFrame() async throws {
         let canvas = grid(120, 40)
         var pendingWhenSent: [String?] = []
-        var controller: AppController?
-        controller = AppController(model: model, canvas: canvas, serverLabel: "test server") { [model] in
+        let controller = AppController(model: model, canvas: canvas, serverLabel: "test server") { [model] in
             pendingWhenSent.append(model.detail.pendingUserID)
         }
-        controller?.start()
+        controller.start()
         #expect(await canvas.eventuallyShows("1 / 126"))
-        await clock.advance(by: .seconds(5))
-        await model.activity.waitForIdle()
+        await settle()
         pendingWhenSent = []
-        controller?.handle([.key(.character("j"))])
+        controller.handle([.key(.character("j"))])
         #expect(canvas.text.contains("2 / 126"))
         #expect(pendingWhenSent == [nil], "not told while the frame was sent")
         #expect(model.detail.pendingUserID == model.list.selectedUser?.id, "told once it was out")
@@ -268,9 +272,7 @@ struct MainLoopTests {
         #expect(await canvas.eventuallyShows("1 / 126"))
         // Nothing in flight whose answer would draw the change anyway (the detail pane's
         // settle delay run out, its user loaded).
-        await clock.advance(by: .seconds(5))
-        await model.activity.waitForIdle()
-        for _ in 0..<1000 { await Task.yield() }
+        await settle()
         changeOnce = { [model] in model.showStatus("Changed while sent") }
         // A key bound to nothing: it starts no work whose answer would draw the change anyway.
         controller.handle([.key(.character("Z"))])
@@ -281,9 +283,7 @@ struct MainLoopTests {
     @Test func nothingIsDrawnWhileIdle() async throws {
         #expect(await started())
         // Let every timer (the detail pane's settle delay) run out.
-        await clock.advance(by: .seconds(5))
-        await model.activity.waitForIdle()
-        for _ in 0..<1000 { await Task.yield() }
+        await settle()
         let frames = controller.framesDrawn
         for _ in 0..<10_000 { await Task.yield() }
         #expect(controller.framesDrawn == frames)

@@ -30,6 +30,8 @@ struct PartialRedrawTests {
         #expect(differing.isEmpty, "after \(step), lines \(differing) differ:\n\(differing.map { "drawn: \(canvas.lines[$0])\nfull:  \(fresh.lines[$0])" }.joined(separator: "\n"))",
                 sourceLocation: sourceLocation)
         #expect(canvas.cursor == fresh.cursor, "after \(step), the cursor", sourceLocation: sourceLocation)
+        #expect(controller.movedFrameMismatches == 0, "after \(step), a moved frame differed from the frame derived in full",
+                sourceLocation: sourceLocation)
     }
 
     func press(_ key: Key, times: Int = 1) {

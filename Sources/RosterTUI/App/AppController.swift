@@ -27,6 +27,9 @@ public final class AppController {
     public private(set) var framesDrawn = 0
     /// Of those, the frames moved from the last tracked one (`moveTrackedFrame`), for tests.
     public private(set) var framesMoved = 0
+    /// Moved frames that differed from the frame derived in full (checked in debug builds
+    /// only, and drawn in full instead): the tests expect none.
+    public private(set) var movedFrameMismatches = 0
 
     public init(model: AppModel, canvas: any Canvas, serverLabel: String, present: @escaping @MainActor () -> Void = {}) {
         self.model = model
@@ -223,9 +226,13 @@ public final class AppController {
         guard !trackedStateChanged.load(ordering: .relaxed), trackedFrame?.size == canvas.size,
               renderer.movePositions(in: &trackedFrame!) else { return false }
         #if DEBUG
-        // Every test that presses a key checks the shortcut against the frame derived in full.
-        let full = renderer.content(size: canvas.size)
-        assert(trackedFrame == full, "a frame moved from the last tracked one differs from the frame derived in full:\n\(String(describing: trackedFrame))\n\(full)")
+        // Debug builds (every test, and `make run`) check the shortcut against the frame derived
+        // in full. A difference is counted for the tests and the full frame is drawn: a person's
+        // session shows the right screen rather than stop.
+        if trackedFrame != renderer.content(size: canvas.size) {
+            movedFrameMismatches += 1
+            return false
+        }
         #endif
         return true
     }
