@@ -30,7 +30,11 @@ public final class SambaServer: @unchecked Sendable {
         ldapsURL = ldaps
     }
 
-    deinit { _ = try? SlapdServer.script(["stop", folder.path], name: "samba.sh") }
+    deinit {
+        do { _ = try SlapdServer.script(["stop", folder.path], name: "samba.sh") } catch {
+            SlapdServer.warn("could not stop Samba of \(folder.path): \(error)")
+        }
+    }
 
     public func halt() throws { _ = try SlapdServer.script(["halt", folder.path], name: "samba.sh") }
 

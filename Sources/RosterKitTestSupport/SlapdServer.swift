@@ -29,7 +29,23 @@ public final class SlapdServer: @unchecked Sendable {
         ldapsURL = ldaps
     }
 
-    deinit { _ = try? Self.script(["stop", folder.path]) }
+    /// Stops the server by its pid (slapd.sh writes it before the server answers) and deletes
+    /// the folder, here rather than through slapd.sh: a deinit cannot throw, and a stop that
+    /// failed silently left servers running after a test run. A failure is said on stderr.
+    deinit {
+        let pidFile = folder.appendingPathComponent("slapd.pid")
+        if let text = try? String(contentsOf: pidFile, encoding: .utf8), let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)),
+           kill(pid, SIGKILL) != 0, errno != ESRCH {
+            Self.warn("could not stop slapd \(pid) of \(folder.path): \(String(cString: strerror(errno)))")
+        }
+        do { try FileManager.default.removeItem(at: folder) } catch {
+            Self.warn("could not delete \(folder.path): \(error)")
+        }
+    }
+
+    static func warn(_ message: String) {
+        FileHandle.standardError.write(Data("SlapdServer: \(message)\n".utf8))
+    }
 
     /// Stops the server, keeping its data and ports.
     public func halt() throws { _ = try Self.script(["halt", folder.path]) }

@@ -114,13 +114,26 @@ olcSssVlvMaxPerConn: 8
 LDIF
 }
 
+# running PID: the process lives and is not a zombie (one that exited waits for this shell).
+running() {
+    local state
+    state=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) || return 1
+    [ -n "$state" ] && [ "$state" != Z ]
+}
+
 # Starts slapd of DIR on the ports in DIR/ports, waiting until it answers.
 launch() {
     local dir=$1 port tls_port
     read -r port tls_port <"$dir/ports"
     close_inherited_descriptors
-    slapd -F "$dir/config" -h "ldap://127.0.0.1:$port/ ldaps://127.0.0.1:$tls_port/" >"$dir/slapd.log" 2>&1 || return 1
-    for _ in $(seq 1 100); do
+    # In the foreground (-d 0) behind `&`, so its pid is known before it answers: a slapd that
+    # daemonized itself wrote its pid only once up, and one too slow for the wait below (a loaded
+    # machine) was left running when `halt` found no pid to stop.
+    slapd -d 0 -F "$dir/config" -h "ldap://127.0.0.1:$port/ ldaps://127.0.0.1:$tls_port/" </dev/null >"$dir/slapd.log" 2>&1 &
+    echo $! >"$dir/slapd.pid"
+    disown -a
+    for _ in $(seq 1 300); do
+        running "$(cat "$dir/slapd.pid")" || return 1
         ldapsearch -x -H "ldap://127.0.0.1:$port" -s base -b "" namingContexts >/dev/null 2>&1 && return 0
         sleep 0.05
     done
@@ -158,7 +171,7 @@ halt() {
     # SIGKILL: a graceful stop waits for clients to hang up, and LMDB needs no shutdown to stay whole.
     kill -9 "$pid" 2>/dev/null || true
     for _ in $(seq 1 100); do
-        kill -0 "$pid" 2>/dev/null || break
+        running "$pid" || break
         sleep 0.02
     done
     rm -f "$dir/slapd.pid"
