@@ -106,7 +106,19 @@ final class ServerProcess {
         let state = ChildExit.outcome(of: process).map { "exited (\($0.reason == .uncaughtSignal ? "signal" : "status") \($0.status))" }
             ?? "running"
         let errors = (try? String(contentsOf: Self.errorsFile(in: directory), encoding: .utf8)) ?? ""
-        return "roster-server \(state); the end of its standard error: \(errors.suffix(2_000))"
+        return "roster-server \(state);\(Self.crash(in: errors)) the end of its standard error: \(errors.suffix(2_000))"
+    }
+
+    /// A crash's own lines from a Swift backtrace (the fatal error, and the crashed thread's
+    /// first frames), which the end of a long backtrace leaves out.
+    static func crash(in errors: String) -> String {
+        let lines = errors.split(separator: "\n", omittingEmptySubsequences: false)
+        let fatal = lines.filter { $0.contains("Fatal error") || $0.contains("Program crashed") }
+        guard let crashed = lines.firstIndex(where: { $0.hasPrefix("Thread ") && $0.contains("crashed") }) else {
+            return fatal.isEmpty ? "" : " " + fatal.joined(separator: " / ")
+        }
+        let frames = lines[crashed..<min(lines.count, crashed + 14)]
+        return " " + (fatal + frames).joined(separator: "\n") + "\n"
     }
 
     /// Sends SIGTERM and returns how long the server took to exit, or nil (and SIGKILLs it)
