@@ -40,6 +40,11 @@ public final class ChangeJournal: Sendable {
         groupCommit = JournalGroupCommit(queue: queue)
     }
 
+    /// A read on the calling thread, for the reason `JournalGroupCommit.write` gives.
+    private func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try queue.read(body)
+    }
+
     private static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -103,14 +108,14 @@ public final class ChangeJournal: Sendable {
 
     public func runs(limit: Int = 200) async throws -> [JournalRun] {
         try await groupCommit.writeWaiting()
-        return try await queue.read { db in
+        return try read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM run ORDER BY started_at DESC LIMIT ?", arguments: [limit]).map(Self.run)
         }
     }
 
     public func run(id: String) async throws -> JournalRun? {
         try await groupCommit.writeWaiting()
-        return try await queue.read { db in
+        return try read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM run WHERE id = ?", arguments: [id]).map(Self.run)
         }
     }
@@ -118,7 +123,7 @@ public final class ChangeJournal: Sendable {
     /// The newest entries first; `outsideRuns` only those made one at a time.
     public func entries(limit: Int = 200, outsideRuns: Bool = false) async throws -> [JournalEntry] {
         try await groupCommit.writeWaiting()
-        return try await queue.read { db in
+        return try read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM entry \(outsideRuns ? "WHERE run_id IS NULL" : "") ORDER BY id DESC LIMIT ?",
                              arguments: [limit]).map(Self.entry)
         }
@@ -127,14 +132,14 @@ public final class ChangeJournal: Sendable {
     /// A run's entries, in the order they were written.
     public func entries(ofRun id: String) async throws -> [JournalEntry] {
         try await groupCommit.writeWaiting()
-        return try await queue.read { db in
+        return try read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM entry WHERE run_id = ? ORDER BY id", arguments: [id]).map(Self.entry)
         }
     }
 
     public func entry(id: Int64) async throws -> JournalEntry? {
         try await groupCommit.writeWaiting()
-        return try await queue.read { db in
+        return try read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM entry WHERE id = ?", arguments: [id]).map(Self.entry)
         }
     }
@@ -142,7 +147,7 @@ public final class ChangeJournal: Sendable {
     /// Entries written at or after `date`, oldest first (`roster journal --since`).
     public func entries(since date: Date) async throws -> [JournalEntry] {
         try await groupCommit.writeWaiting()
-        return try await queue.read { db in
+        return try read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM entry WHERE time >= ? ORDER BY id", arguments: [date.timeIntervalSince1970])
                 .map(Self.entry)
         }
@@ -150,7 +155,7 @@ public final class ChangeJournal: Sendable {
 
     public func runs(since date: Date) async throws -> [JournalRun] {
         try await groupCommit.writeWaiting()
-        return try await queue.read { db in
+        return try read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM run WHERE started_at >= ? ORDER BY started_at", arguments: [date.timeIntervalSince1970])
                 .map(Self.run)
         }
@@ -188,7 +193,7 @@ public final class ChangeJournal: Sendable {
     /// Which runs were interrupted and not yet dealt with (finished, undone or dismissed).
     public func interruptedRuns() async throws -> [JournalRun] {
         try await groupCommit.writeWaiting()
-        return try await queue.read { db in
+        return try read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM run WHERE state = ? ORDER BY started_at", arguments: [JournalRun.State.interrupted.rawValue])
                 .map(Self.run)
         }
@@ -229,7 +234,7 @@ public final class ChangeJournal: Sendable {
 
     public func entryCount() async throws -> Int {
         try await groupCommit.writeWaiting()
-        return try await queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM entry") ?? 0 }
+        return try read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM entry") ?? 0 }
     }
 
     // MARK: Rows

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import NIOConcurrencyHelpers
+import RosterKit
 
 /// How the journal writes. A pending entry is written on the caller's own thread, at once:
 /// the request waits for it, and a hop to the journal's queue and back cost a bulk run more
@@ -22,7 +23,7 @@ final class JournalGroupCommit: Sendable {
 
     /// How long a completion may wait for a transaction to share. A crash within it leaves
     /// the entry pending (so `unknown` at the next start: it may have landed, which it did).
-    static let completionDelay: DispatchTimeInterval = .milliseconds(20)
+    static let completionDelay: Duration = .milliseconds(20)
 
     private struct Waiting {
         var completions: [Completion] = []
@@ -55,8 +56,15 @@ final class JournalGroupCommit: Sendable {
     }
 
     /// Runs `body` in a transaction on the journal's queue, after the completions waiting.
+    /// On the calling thread, as `begin`: GRDB's async write hops to its queue through
+    /// libdispatch's worker pool, whose monitor then wakes the process every second for good
+    /// (docs/design.md, "Nothing runs while idle").
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await queue.writeWithoutTransaction { db in try self.transaction(db) { try body(db) } }
+        try writeHere(body)
+    }
+
+    private func writeHere<T>(_ body: (Database) throws -> T) throws -> T {
+        try queue.writeWithoutTransaction { db in try transaction(db) { try body(db) } }
     }
 
     /// Writes the completions waiting, if any: before a read, so it sees them.
@@ -94,8 +102,8 @@ final class JournalGroupCommit: Sendable {
             return !waiting.isScheduled
         }
         guard mustSchedule else { return }
-        DispatchQueue.global().asyncAfter(deadline: .now() + Self.completionDelay) {
-            self.queue.asyncWriteWithoutTransaction { db in
+        _ = WorkerPool.shared.schedule(after: Self.completionDelay) {
+            self.queue.writeWithoutTransaction { db in
                 self.waiting.withLockedValue { $0.isScheduled = false }
                 // One that cannot be written leaves its entry pending, as a crash would.
                 _ = try? self.transaction(db, requeue: false) {}

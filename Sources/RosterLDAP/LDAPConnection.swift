@@ -104,12 +104,9 @@ final class LDAPConnection {
     ) throws(LDAPResultError) -> Int32 {
         guard let handshake else { return call() }
         roster_tls_handshake_arm(handshake.state)
-        let deadline = DispatchWorkItem { roster_tls_handshake_expire(handshake.state) }
-        let (seconds, attoseconds) = limit.components
-        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: deadline)
+        let deadline = WorkerPool.shared.schedule(after: limit) { roster_tls_handshake_expire(handshake.state) }
         let code = call()
-        deadline.cancel()
+        WorkerPool.shared.cancel(deadline)
         if roster_tls_handshake_finish(handshake.state) != 0 {
             throw LDAPResultError(code: LDAPResultError.timeout, diagnostic: "the server did not finish the handshake within \(limit)",
                                   operation: operation)

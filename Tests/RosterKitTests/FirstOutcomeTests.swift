@@ -68,9 +68,9 @@ struct FirstOutcomeTests {
 
     @Test("delays in nanoseconds: none below zero, a century at most")
     func nanoseconds() {
-        #expect(OneShotTimer.nanoseconds(.milliseconds(1500)) == 1_500_000_000)
-        #expect(OneShotTimer.nanoseconds(.zero) == 0)
-        #expect(OneShotTimer.nanoseconds(.seconds(-5)) == 0)
-        #expect(OneShotTimer.nanoseconds(.seconds(Int64.max)) == 100 * 365 * 86_400 * 1_000_000_000)
+        #expect(MonotonicTime.nanoseconds(.milliseconds(1500)) == 1_500_000_000)
+        #expect(MonotonicTime.nanoseconds(.zero) == 0)
+        #expect(MonotonicTime.nanoseconds(.seconds(-5)) == 0)
+        #expect(MonotonicTime.nanoseconds(.seconds(Int64.max)) == 100 * 365 * 86_400 * 1_000_000_000)
     }
 }

@@ -11,9 +11,9 @@ private func mainQueueDescriptor() -> Int32
 @_silgen_name("_dispatch_main_queue_callback_4CF")
 private func runMainQueue(_ message: UnsafeMutableRawPointer?)
 
-/// The main thread's event loop: one `poll` on the main queue's descriptor and on the
-/// descriptors the terminal watches, so a key is read, handled and drawn on the thread that
-/// waited for it.
+/// The main thread's event loop: one `poll` on the main actor's jobs (`MainLoopExecutor`), on
+/// libdispatch's main queue (for a library that uses it) and on the descriptors the terminal
+/// watches, so a key is read, handled and drawn on the thread that waited for it.
 ///
 /// Without it, `dispatch_main` hands the main queue (the main actor) to a libdispatch worker,
 /// and a key went from an input thread to that worker: two threads woken per key, and a third
@@ -29,29 +29,39 @@ public enum MainLoop {
     nonisolated(unsafe) private static var watches: [Watch] = []
     nonisolated(unsafe) private(set) static var isRunning = false
 
-    /// Runs `body` on the main actor and serves the main thread until it ends, then exits the
-    /// process with the code it returned. Call it from the program's synchronous `main`.
+    /// Makes Roster's executors the process's (`RosterExecutors`), runs `body` on the main
+    /// actor and serves the main thread until it ends, then exits the process with the code it
+    /// returned. Call it from the program's synchronous `main`, before any task starts.
     public static func run(_ body: @escaping @MainActor @Sendable () async -> Int32) -> Never {
-        isRunning = true
+        RosterExecutors.install()
         Task { @MainActor in exit(await body()) }
+        serve()
+    }
+
+    /// The loop itself, on the main thread, for good.
+    static func serve() -> Never {
+        isRunning = true
+        let jobs = RosterExecutors.main
         let queue = mainQueueDescriptor()
         var descriptors: [pollfd] = []
         while true {
             descriptors.removeAll(keepingCapacity: true)
+            descriptors.append(pollfd(fd: jobs.descriptor, events: Int16(POLLIN), revents: 0))
             descriptors.append(pollfd(fd: queue, events: Int16(POLLIN), revents: 0))
             for watch in watches { descriptors.append(pollfd(fd: watch.descriptor, events: Int16(POLLIN), revents: 0)) }
             if poll(&descriptors, nfds_t(descriptors.count), -1) < 0 {
                 if errno == EINTR { continue }
                 fatalError("poll: \(String(cString: strerror(errno)))")
             }
-            if descriptors[0].revents != 0 {
+            if descriptors[0].revents != 0 { jobs.runJobs() }
+            if descriptors[1].revents != 0 {
                 // The descriptor is an eventfd that the queue only writes to: reset it before
                 // running the queue, so work added meanwhile wakes the next poll.
                 var count: UInt64 = 0
                 _ = read(queue, &count, MemoryLayout<UInt64>.size)
                 runMainQueue(nil)
             }
-            for polled in descriptors.dropFirst() where polled.revents != 0 {
+            for polled in descriptors.dropFirst(2) where polled.revents != 0 {
                 // A handler may have unwatched this descriptor (or all) meanwhile.
                 guard let watch = watches.first(where: { $0.descriptor == polled.fd }) else { continue }
                 MainActor.assumeIsolated { watch.ready(polled.revents) }
