@@ -74,6 +74,7 @@ bench() {
     local name=$1 marker=$2 quit=$3 keys=$4 idle=$5; shift 6
     local extra=()
     [ -n "$marker" ] && extra+=(--marker "$marker")
+    [ -n "${GAP_MS:-}" ] && extra+=(--gap-ms "$GAP_MS")
     [[ $name == roster* || $name == base* ]] && extra+=("${roster_env[@]}")
     echo "measuring $name ($keys, idle ${idle}s, ${BENCH_RUNS:-$RUNS} runs)"
     "$PYTHON" "$TUIBENCH" "${common[@]}" --runs "${BENCH_RUNS:-$RUNS}" "${extra[@]}" --keys "$keys" --idle "$idle" --quit-keys "$quit" \
@@ -106,10 +107,11 @@ if has keys; then
     # Z last (bound to nothing; tuibench waits its key timeout for it): the idle after the keys
     # opens once the detail pane has loaded the user the last PgDn rests on.
     both keys "1 / $total" q 'j*300,<PgDn>*30,Z' 5 -- "${remote[@]}"
-    # Idle once the work a key leaves behind is done: the detail pane follows the selection
-    # 150 ms after it rests and loads the user. Z is bound to nothing: it draws nothing, and
-    # tuibench waits its --key-timeout-ms (2 s) for it, so the idle window starts after that.
-    both idle "1 / $total" q 'Z' 5 -- "${remote[@]}"
+    # Idle once the first screen has settled: the detail pane follows the selection 150 ms
+    # after it rests and loads the user. Z is bound to nothing, but its frame sends 7 bytes (the
+    # cursor), so tuibench's window opened 20 ms after it and took in that load; Z is sent 1 s
+    # after the first screen (--gap-ms), so the window opens once the start's work is done.
+    GAP_MS=1000 both idle "1 / $total" q 'Z' 5 -- "${remote[@]}"
     bench less-scroll "" q '<PgDn>*300' 0 -- less "$workdir/lines.txt"
     both scroll "1 / $total" q '<PgDn>*300' 0 -- "${remote[@]}"
     # For comparison, not a target: the same j x300 with "scrolling": "line" (tig's way).

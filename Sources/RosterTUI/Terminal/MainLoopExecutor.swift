@@ -36,18 +36,16 @@ final class MainLoopExecutor: MainExecutor, @unchecked Sendable {
         }
     }
 
-    /// Runs the jobs waiting, and those they add, on the calling (main) thread.
+    /// Runs the jobs waiting on the calling (main) thread. Those they add find the list empty
+    /// and write a byte, so they run at the loop's next turn, after the keys waiting.
     func runJobs() {
         var bytes = (UInt64(0), UInt64(0))
         while read(descriptor, &bytes, MemoryLayout.size(ofValue: bytes)) > 0 {}
-        while true {
-            pthread_mutex_lock(lock)
-            let batch = jobs
-            jobs.removeAll(keepingCapacity: true)
-            pthread_mutex_unlock(lock)
-            if batch.isEmpty { return }
-            for job in batch { job.runSynchronously(on: asUnownedSerialExecutor()) }
-        }
+        pthread_mutex_lock(lock)
+        let batch = jobs
+        jobs.removeAll(keepingCapacity: true)
+        pthread_mutex_unlock(lock)
+        for job in batch { job.runSynchronously(on: asUnownedSerialExecutor()) }
     }
 
     /// `MainLoop.run` is the loop; the runtime calls `run` only for an `async main`, which
