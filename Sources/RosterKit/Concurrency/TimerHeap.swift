@@ -3,7 +3,8 @@ import Glibc
 #endif
 
 /// Timers by deadline (a binary heap), removable by id: a cancelled deadline leaves at once
-/// rather than waking the process at its time.
+/// rather than waking the process at its time. Our own because swift-collections' `Heap`
+/// cannot take out an element in its middle, which every request deadline's cancel does.
 struct TimerHeap<Work> {
     private struct Entry {
         var deadline: UInt64
@@ -68,7 +69,9 @@ struct TimerHeap<Work> {
         var parent = start
         while true {
             var first = parent
-            for child in [2 * parent + 1, 2 * parent + 2] where child < entries.count && before(child, first) { first = child }
+            let left = 2 * parent + 1
+            if left < entries.count && before(left, first) { first = left }
+            if left + 1 < entries.count && before(left + 1, first) { first = left + 1 }
             guard first != parent else { return }
             entries.swapAt(parent, first)
             parent = first
