@@ -49,8 +49,13 @@ static void skip_sasl_plugins(void *handle) {
 }
 
 static void load(void) {
-    /* Debian 13 and OpenLDAP 2.6 name it libldap.so.2; Debian 12 (2.5) libldap-2.5.so.0. */
+    /* Debian 13 and OpenLDAP 2.6 name it libldap.so.2; Debian 12 (2.5) libldap-2.5.so.0. The
+     * name of the headers Roster was built with first: a miss searches every library folder. */
+#if LDAP_VENDOR_VERSION_MAJOR == 2 && LDAP_VENDOR_VERSION_MINOR <= 5
+    static const char *const names[] = {"libldap-2.5.so.0", "libldap.so.2"};
+#else
     static const char *const names[] = {"libldap.so.2", "libldap-2.5.so.0"};
+#endif
     void *handle = NULL;
     for (size_t index = 0; index < sizeof names / sizeof *names && handle == NULL; index++) {
         handle = dlopen(names[index], RTLD_NOW | RTLD_LOCAL);
@@ -75,6 +80,23 @@ static void load(void) {
 const char *roster_ldap_load_error(void) {
     pthread_once(&loading, load);
     return load_error;
+}
+
+static void *load_in_background(void *unused) {
+    (void)unused;
+    (void)roster_ldap_load_error();
+    return NULL;
+}
+
+void roster_ldap_preload(void) {
+    static atomic_flag started = ATOMIC_FLAG_INIT;
+    if (atomic_flag_test_and_set(&started)) return;
+    pthread_attr_t attributes;
+    if (pthread_attr_init(&attributes) != 0) return;
+    pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+    pthread_t thread;
+    (void)pthread_create(&thread, &attributes, load_in_background, NULL);
+    pthread_attr_destroy(&attributes);
 }
 
 /* Every call but the first goes through a handle only ldap_initialize can make, so a library

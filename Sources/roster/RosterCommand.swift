@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import RosterKit
+import RosterLDAP
 
 struct RosterCommand {
     static let spec = CommandSpec(
@@ -93,6 +94,9 @@ struct RosterCommand {
         } catch let error as SettingsError {
             throw CommandLineError(message: error.message)
         }
+        // A profile's LDAP server: its library loads while the rest is set up (a no-op when
+        // the command line named it and RosterMain started the load).
+        if let server = settings.server, LDAPConfiguration.isLDAPURL(server) { LDAPLibrary.preload() }
         if settings.server != nil && demoFaults != nil {
             throw CommandLineError(message: "--demo-faults applies to the embedded server only; leave out --server to use it.")
         }

@@ -1,3 +1,5 @@
+import Glibc
+import RosterLDAP
 import RosterTUI
 
 /// The program's entry: `roster`'s command runs on the main actor while `MainLoop` serves the
@@ -5,8 +7,13 @@ import RosterTUI
 @main
 enum RosterMain {
     static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // An LDAP server's library loads beside the rest of the start, not after the settings.
+        if LDAPLibrary.isNamed(inArguments: arguments, serverVariable: getenv("ROSTER_SERVER").map { String(cString: $0) }) {
+            LDAPLibrary.preload()
+        }
         MainLoop.run {
-            await RosterCLI.run(Array(CommandLine.arguments.dropFirst()))
+            await RosterCLI.run(arguments)
         }
     }
 }

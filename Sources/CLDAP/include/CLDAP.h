@@ -28,6 +28,11 @@ static inline void *roster_ldap_opt_off(void) { return LDAP_OPT_OFF; }
 /* Why libldap could not be loaded (ldap_initialize then returns LDAP_NOT_SUPPORTED), or NULL. */
 const char *roster_ldap_load_error(void);
 
+/* Starts loading libldap (and GnuTLS with it) on a thread of its own and returns at once: the
+ * first ldap_initialize then waits only for what is left of the load. A load that fails is
+ * said by that ldap_initialize, as without this. */
+void roster_ldap_preload(void);
+
 /* A paged results control of page size 0 with the server's cookie: RFC 2696's way to release an
  * unfinished paged search. ldap_create_page_control refuses a size under 1, so the value is
  * encoded in libldap.c with liblber, as ldap_create_page_control encodes it. */
