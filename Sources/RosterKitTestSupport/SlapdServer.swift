@@ -1,6 +1,7 @@
 import Foundation
 import RosterKit
 import RosterLDAP
+import Synchronization
 
 /// OpenLDAP's slapd for a test, from Debian's package, in a temporary folder with a generated
 /// cn=config (ppolicy, memberof and sssvlv overlays), 300 seeded people (names in several
@@ -27,19 +28,39 @@ public final class SlapdServer: @unchecked Sendable {
         }
         self.url = url
         ldapsURL = ldaps
+        Self.stopAtExit(folder.path)
     }
+
+    deinit {
+        Self.stop(folder: folder.path)
+    }
+
+    /// The folders of servers not stopped yet. The test process stops them as it exits too: a
+    /// server a test leaked (a CI run left three folders of RosterAppTests' servers) would
+    /// otherwise outlive the run.
+    private static let unstopped = Mutex<Set<String>>([])
+
+    private static func stopAtExit(_ folder: String) {
+        _ = exitHandler
+        unstopped.withLock { _ = $0.insert(folder) }
+    }
+
+    private static let exitHandler: Void = {
+        atexit { for folder in SlapdServer.unstopped.withLock({ $0 }) { SlapdServer.stop(folder: folder) } }
+    }()
 
     /// Stops the server by its pid (slapd.sh writes it before the server answers) and deletes
     /// the folder, here rather than through slapd.sh: a deinit cannot throw, and a stop that
     /// failed silently left servers running after a test run. A failure is said on stderr.
-    deinit {
-        let pidFile = folder.appendingPathComponent("slapd.pid")
+    private static func stop(folder: String) {
+        guard unstopped.withLock({ $0.remove(folder) != nil }) else { return }
+        let pidFile = URL(fileURLWithPath: folder).appendingPathComponent("slapd.pid")
         if let text = try? String(contentsOf: pidFile, encoding: .utf8), let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)),
            kill(pid, SIGKILL) != 0, errno != ESRCH {
-            Self.warn("could not stop slapd \(pid) of \(folder.path): \(String(cString: strerror(errno)))")
+            warn("could not stop slapd \(pid) of \(folder): \(String(cString: strerror(errno)))")
         }
-        do { try FileManager.default.removeItem(at: folder) } catch {
-            Self.warn("could not delete \(folder.path): \(error)")
+        do { try FileManager.default.removeItem(atPath: folder) } catch {
+            warn("could not delete \(folder): \(error)")
         }
     }
 
