@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// The main actor's executor: its jobs wait in a list that `MainLoop` runs on the main thread
-/// whenever its eventfd says there are some. Jobs from any thread; run only by `MainLoop.run`.
+/// whenever its pipe says there are some. Jobs from any thread; run only by `MainLoop.run`.
 final class MainLoopExecutor: MainExecutor, @unchecked Sendable {
     /// Readable while jobs wait: a pipe's end that `enqueue` writes a byte to when the list
     /// was empty, and that `runJobs` empties.
@@ -13,6 +13,9 @@ final class MainLoopExecutor: MainExecutor, @unchecked Sendable {
     private let writeEnd: Int32
     private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private var jobs: [UnownedJob] = []
+    /// The batch `runJobs` is running, swapped with `jobs` under the lock: the two lists keep
+    /// their storage, so a turn of the loop (every key's) allocates none.
+    private var running: [UnownedJob] = []
 
     init() {
         var ends: [Int32] = [-1, -1]
@@ -42,10 +45,10 @@ final class MainLoopExecutor: MainExecutor, @unchecked Sendable {
         var bytes = (UInt64(0), UInt64(0))
         while read(descriptor, &bytes, MemoryLayout.size(ofValue: bytes)) > 0 {}
         pthread_mutex_lock(lock)
-        let batch = jobs
-        jobs.removeAll(keepingCapacity: true)
+        swap(&jobs, &running)
         pthread_mutex_unlock(lock)
-        for job in batch { job.runSynchronously(on: asUnownedSerialExecutor()) }
+        for job in running { job.runSynchronously(on: asUnownedSerialExecutor()) }
+        running.removeAll(keepingCapacity: true)
     }
 
     /// `MainLoop.run` is the loop; the runtime calls `run` only for an `async main`, which
