@@ -34,7 +34,7 @@ final class LDAPSession: Sendable {
         // screen. No network, so nothing here can fail in a way the first call would not say.
         pool.submit { [self] _ in
             state.withLockedValue { box in
-                guard box.connection == nil, box.prepared == nil else { return }
+                guard box.connection == nil, box.prepared == nil, !LDAPConnectAhead.holds(configuration) else { return }
                 box.prepared = try? LDAPConnection(url: configuration.url.absoluteString, caFile: configuration.caFile,
                                                    connectTimeout: configuration.connectTimeout)
             }
@@ -103,25 +103,28 @@ final class LDAPSession: Sendable {
 
     private func connected(_ box: Box, password: String, cancel: CancelFlag) throws -> LDAPConnection {
         if let connection = box.connection { return connection }
+        // The first connection may have been begun as the settings were read: its failure is
+        // this call's; a connection the server dropped while the app waited (a slow password
+        // prompt) is made again below.
+        if let ahead = LDAPConnectAhead.take(configuration) {
+            let connection = try ahead.get()
+            do {
+                return try bound(connection, box, password: password, cancel: cancel)
+            } catch let error as LDAPResultError where error.connectionIsGone {
+                connection.close()
+                configuration.logger.info("LDAP connection made at start was dropped before the bind; connecting again")
+            }
+        }
         let prepared = box.prepared
         box.prepared = nil
         let connection = try prepared ?? LDAPConnection(url: configuration.url.absoluteString, caFile: configuration.caFile,
                                                         connectTimeout: configuration.connectTimeout)
-        do {
-            try connection.open()
-        } catch {
-            if configuration.isLDAPS, error.mentionsTLS { throw LDAPConnectError.tlsFailed(error) }
-            throw error
-        }
-        if !configuration.isLDAPS, configuration.startTLS {
-            do {
-                try connection.startTLS()
-            } catch where error.code == LDAPResultError.timeout {
-                throw error // a server that stopped answering, not a certificate to trust
-            } catch {
-                throw LDAPConnectError.tlsFailed(error)
-            }
-        }
+        try connection.handshake(isLDAPS: configuration.isLDAPS, startTLS: configuration.startTLS)
+        return try bound(connection, box, password: password, cancel: cancel)
+    }
+
+    /// Binds on a connection that has shaken hands and reads the root DSE; it becomes the session's.
+    private func bound(_ connection: LDAPConnection, _ box: Box, password: String, cancel: CancelFlag) throws -> LDAPConnection {
         try connection.bind(dn: configuration.bindDN, password: password)
         let root = try connection.search(base: "", scope: .base, filter: "(objectClass=*)", attributes: LDAPRootDSE.attributes,
                                          cancel: cancel).entries.first
@@ -130,6 +133,27 @@ final class LDAPSession: Sendable {
         box.connection = connection
         configuration.logger.info("LDAP connected to \(configuration.host) (\(dse.vendor.rawValue), TLS \(connection.isEncrypted ? "on" : "off"))")
         return connection
+    }
+}
+
+extension LDAPConnection {
+    /// Connects and, on ldap:// unless turned off, does StartTLS: TLS failures become
+    /// `LDAPConnectError.tlsFailed` (never a bind in clear instead).
+    func handshake(isLDAPS: Bool, startTLS: Bool) throws {
+        do {
+            try open()
+        } catch {
+            if isLDAPS, error.mentionsTLS { throw LDAPConnectError.tlsFailed(error) }
+            throw error
+        }
+        guard !isLDAPS, startTLS else { return }
+        do {
+            try self.startTLS()
+        } catch where error.code == LDAPResultError.timeout {
+            throw error // a server that stopped answering, not a certificate to trust
+        } catch {
+            throw LDAPConnectError.tlsFailed(error)
+        }
     }
 }
 

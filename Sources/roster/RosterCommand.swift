@@ -105,6 +105,12 @@ struct RosterCommand {
             if code != 0 { throw ExitStatus(code) }
             return
         }
+        // The app's LDAP connection and its TLS handshake start now, beside the log, the
+        // password and the terminal (the session binds on it).
+        if let server = settings.server, LDAPConfiguration.isLDAPURL(server) {
+            LDAPConnectAhead.begin(url: server, caFile: settings.caFile, startTLS: settings.ldap.startTLS,
+                                   connectTimeout: settings.connectTimeout)
+        }
         let kept = PrivateFiles.paths(of: settings, environment: environment)
         let tightened = PrivateFiles.tighten(folders: kept.folders, files: kept.files)
         var launcher = Launcher(settings: settings, notes: tightened)
