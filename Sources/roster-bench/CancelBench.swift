@@ -35,8 +35,7 @@ enum CancelBench {
                 let start = clock.now
                 task.cancel()
                 _ = await task.result
-                let (seconds, attoseconds) = (clock.now - start).components
-                samples.append(Double(seconds) * 1000 + Double(attoseconds) / 1e15)
+                samples.append((clock.now - start).milliseconds)
             }
             samples.sort()
             let median = samples[samples.count / 2]

@@ -38,8 +38,8 @@ enum ReviewBench {
             async let second = export(to, to: folder + "/target-\(run).csv")
             let rows = try await (first, second)
             let exports = exportStart.duration(to: clock.now)
-            print("run \(run): review_s=\(seconds(review)) reads_s=\(seconds(reads)) compare_ms=\(seconds(outcome.compareTime) * 1000) "
-                + "exports_s=\(seconds(exports)) people=\(outcome.source.done)+\(outcome.target.done) exported=\(rows.0)+\(rows.1) "
+            print("run \(run): review_s=\(review.seconds) reads_s=\(reads.seconds) compare_ms=\(outcome.compareTime.milliseconds) "
+                + "exports_s=\(exports.seconds) people=\(outcome.source.done)+\(outcome.target.done) exported=\(rows.0)+\(rows.1) "
                 + "leavers=\(findings.leavers.count) only_target=\(findings.onlyInTarget.count) only_source=\(findings.onlyInSource.count) drift=\(findings.drift.count)")
         }
         await transport.shutdown()
@@ -62,10 +62,5 @@ enum ReviewBench {
         }
         try sink.finish()
         return rows
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let (whole, attoseconds) = duration.components
-        return Double(whole) + Double(attoseconds) / 1e18
     }
 }

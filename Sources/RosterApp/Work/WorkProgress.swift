@@ -88,11 +88,3 @@ public enum DurationFormat {
         return "\(tenths / 10).\(tenths % 10)"
     }
 }
-
-extension Duration {
-    /// In seconds, as a Double.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-}

@@ -78,10 +78,3 @@ public struct RetryPolicy: Sendable {
         return min(ceiling, maximumDelay)
     }
 }
-
-extension Duration {
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-    }
-}

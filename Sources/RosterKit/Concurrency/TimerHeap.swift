@@ -89,10 +89,8 @@ enum MonotonicTime {
 
     /// `delay` in nanoseconds, 0 for a negative one, a century at most.
     static func nanoseconds(_ delay: Duration) -> UInt64 {
-        let (seconds, attoseconds) = delay.components
-        guard seconds > 0 || (seconds == 0 && attoseconds > 0) else { return 0 }
-        let century: Int64 = 100 * 365 * 86_400
-        return UInt64(min(seconds, century)) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+        guard delay > .zero else { return 0 }
+        return UInt64(min(delay, .seconds(100 * 365 * 86_400)).nanoseconds)
     }
 
     static func deadline(_ nanoseconds: UInt64) -> timespec {

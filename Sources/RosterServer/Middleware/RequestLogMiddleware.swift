@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import RosterKit
 
 /// One log line per request: method, path, status, duration. The path is logged without its
 /// query (searches are personal data) and no header is logged, so the token never is.
@@ -22,8 +23,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
 
     private func log(_ request: Request, status: Int, since started: ContinuousClock.Instant, logger: Logger) {
         let elapsed = ContinuousClock.now - started
-        let (seconds, attoseconds) = elapsed.components
-        let microseconds = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+        let microseconds = elapsed.nanoseconds / 1000
         logger.info("\(request.method) \(request.uri.path) \(status)", metadata: [
             "method": "\(request.method)", "path": "\(request.uri.path)", "status": "\(status)",
             "duration_ms": "\(Double(microseconds) / 1000)",

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import RosterKit
 import Synchronization
 
 /// A time after which the statement running on one connection gives up.
@@ -17,8 +18,7 @@ final class QueryDeadline: Sendable {
     private let nanoseconds = Atomic<UInt64>(0)
 
     func set(after budget: Duration) {
-        let (seconds, attoseconds) = budget.components
-        let budgetNanoseconds = UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
+        let budgetNanoseconds = UInt64(max(0, budget.nanoseconds))
         nanoseconds.store(DispatchTime.now().uptimeNanoseconds + max(1, budgetNanoseconds), ordering: .relaxed)
     }
 

@@ -1,5 +1,6 @@
 import Logging
 import NIOConcurrencyHelpers
+import RosterKit
 import Synchronization
 
 /// Slows down guessing tokens: after `allowed` bad tokens in a row from one address, every
@@ -82,6 +83,6 @@ final class GuessLimiter: Sendable {
     }
 
     private static func seconds(_ duration: Duration) -> Int {
-        max(1, Int((Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18).rounded(.up)))
+        max(1, Int(duration.seconds.rounded(.up)))
     }
 }

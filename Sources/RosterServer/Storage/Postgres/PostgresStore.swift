@@ -152,8 +152,7 @@ final class PostgresStore: DirectoryStore, RowStore {
 
     /// A budget in whole milliseconds, at least one (0 would mean no timeout at all).
     static func milliseconds(_ budget: Duration) -> Int64 {
-        let (seconds, attoseconds) = budget.components
-        return max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        max(1, budget.nanoseconds / 1_000_000)
     }
 
     func getEnvelope(id: String) async throws -> [UInt8] {
