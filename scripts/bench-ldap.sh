@@ -2,7 +2,9 @@
 # make bench-ldap (and the end of make bench): the release `roster` on OpenLDAP's slapd with
 # 100,000 people (seeded offline with slapadd, scripts/lib/slapd.sh), beside the same roster on
 # roster-server with 100,000 users and beside libldap alone (scripts/ldap/first_page.c), all
-# in one run. Per program, $RUNS runs in a 120x40 pseudo-terminal (../shared/tools/tuibench.py):
+# in one run. Per program, $RUNS runs in a 120x40 pseudo-terminal (../shared/tools/tuibench.py),
+# $FIRST_RUNS for the first screen and search the target compares (a median of 3 moved by more
+# than a change between two runs in the same hour, docs/benchmarks.md):
 #   search: startup to the first full list, then `/` and "user012345" typed at once; the
 #           answer is the last byte of the list found (it includes the search's 200 ms
 #           debounce, the same on both). On slapd the list opens in the directory's own order
@@ -24,6 +26,7 @@ BIN=${BIN:-.build/release}
 USERS=${USERS:-100000}
 SMALL=${SMALL:-10000}
 RUNS=${RUNS:-3}
+FIRST_RUNS=${FIRST_RUNS:-9}
 RAW_RUNS=${RAW_RUNS:-21}
 TUIBENCH=${TUIBENCH:-../shared/tools/tuibench.py}
 PYTHON=${PYTHON:-python3}
@@ -73,9 +76,9 @@ echo '{}' >"$workdir/config-server/roster/roster.json"
 # measure NAME SETTINGS MARKER QUIET_MS KEYS -- COMMAND...: one tuibench measurement into NAME.json
 # (Esc before q: after a search, q would be typed into the search line).
 measure() {
-    local name=$1 settings=$2 marker=$3 quiet=$4 keys=$5; shift 6
-    echo "measuring $name ($keys, $RUNS runs)"
-    "$PYTHON" "$TUIBENCH" --size 120x40 --runs "$RUNS" --quiet-log --marker "$marker" --startup-timeout 60 \
+    local name=$1 settings=$2 marker=$3 quiet=$4 keys=$5 runs=${MEASURE_RUNS:-$RUNS}; shift 6
+    echo "measuring $name ($keys, $runs runs)"
+    "$PYTHON" "$TUIBENCH" --size 120x40 --runs "$runs" --quiet-log --marker "$marker" --startup-timeout 60 \
         --quiet-ms "$quiet" --startup-quiet-ms 50 --keys "$keys" --idle 0 --quit-keys "<Esc>,q" \
         --env "XDG_STATE_HOME=$workdir/state-$settings" --env "XDG_CONFIG_HOME=$workdir/config-$settings" --env LANG=C.UTF-8 \
         --env "ROSTER_BIND_DN=$ADMIN" --env "ROSTER_PASSWORD=admin-secret" \
@@ -117,9 +120,9 @@ PY
 
 # The search's answer comes after the 200 ms debounce: a quiet window of 400 ms keeps it in the
 # key's response.
-measure ldap-search big "1 / 51+" 400 "/,$SEARCH" -- "$BIN/roster" --server "$big_url"
+MEASURE_RUNS=$FIRST_RUNS measure ldap-search big "1 / 51+" 400 "/,$SEARCH" -- "$BIN/roster" --server "$big_url"
 measure ldap-sorted sorted "1 / $(total "$USERS")" 400 "/,$SEARCH" -- "$BIN/roster" --server "$big_url"
-measure server-search server "1 / $(total "$USERS")" 400 "/,$SEARCH" -- "$BIN/roster" --server "$URL" --token "$TOKEN"
+MEASURE_RUNS=$FIRST_RUNS measure server-search server "1 / $(total "$USERS")" 400 "/,$SEARCH" -- "$BIN/roster" --server "$URL" --token "$TOKEN"
 measure ldap-scroll big "1 / 51+" 50 '<PgDn>*300' -- "$BIN/roster" --server "$big_url"
 measure ldap-scroll-small small "1 / 51+" 50 '<PgDn>*300' -- "$BIN/roster" --server "$small_url"
 measure server-scroll server "1 / $(total "$USERS")" 50 '<PgDn>*300' -- "$BIN/roster" --server "$URL" --token "$TOKEN"

@@ -63,7 +63,8 @@ def main():
     cold, warm = raw["unsorted"]["cold_median_ms"], raw["unsorted"]["warm_median_ms"]
     cold_sorted, warm_sorted = raw["sorted"]["cold_median_ms"], raw["sorted"]["warm_median_ms"]
     print(f"\nLDAP bench: {users:,} people on slapd, {users:,} users on roster-server, "
-          f"{len(ldap)} runs of roster, {raw['sorted']['runs']} of libldap (medians, ms, MB)\n")
+          f"{len(ldap)} runs of roster's first screen and search, {len(scroll)} of the others, "
+          f"{raw['sorted']['runs']} of libldap (medians, ms, MB)\n")
     rows = [
         ("first screen, directory order: startup to the full list", f"{first_ldap:.1f}", f"{first_server:.1f}",
          f"unsorted: cold {cold:.1f} / warm {warm:.1f}"),
