@@ -9,7 +9,9 @@
 # (../shared/tools/tuibench.py), twice: against a release roster-server of 2,000 users and on
 # its embedded server, each time through the keys an administrator uses (scrolling, search,
 # the detail pane, the groups view, help, a form opened and left), and once more against the
-# server for a bulk run of 30 users. Every function callgrind
+# server for a bulk run of 30 users, and once on OpenLDAP's slapd with 2,000 people (StartTLS,
+# the bind, the root DSE, the paged list, scripts/lib/slapd.sh) through the same keys. Every
+# function callgrind
 # saw run in the `roster` binary (Roster's code, its packages and, linked statically, the
 # Swift runtime and Foundation) is one line of the file, by its symbol, sorted.
 set -euo pipefail
@@ -27,6 +29,7 @@ workdir=$(mktemp -d /tmp/roster-order.XXXXXX)
 server_pid=""
 cleanup() {
     [ -z "$server_pid" ] || { kill -TERM "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; }
+    scripts/lib/slapd.sh stop "$workdir/slapd" 2>/dev/null || true
     rm -rf "$workdir"
 }
 trap cleanup EXIT
@@ -61,12 +64,20 @@ SESSION_KEYS=$bulk_keys session bulk "1 / 2,000" --server "$URL" --token order-t
 mkdir -p "$workdir/embedded-config/roster"
 echo "{ \"embedded\": { \"database\": \"$workdir/embedded.sqlite\" } }" >"$workdir/embedded-config/roster/roster.json"
 session embedded "1 / 500"
+# An LDAP directory: its test CA in the settings, the admin's DN and password from the
+# environment, as make bench-ldap gives them.
+ldap_url=$(scripts/lib/slapd.sh start "$workdir/slapd" 2000 | sed -n 1p)
+mkdir -p "$workdir/ldap-config/roster"
+printf '{ "caFile": "%s" }\n' "$workdir/slapd/ca.pem" >"$workdir/ldap-config/roster/roster.json"
+ROSTER_BIND_DN="cn=admin,dc=roster,dc=test" ROSTER_PASSWORD=admin-secret session ldap "1 / 51+" --server "$ldap_url"
 
-"$PYTHON" - "$workdir/roster" "$OUT" "$workdir/remote.callgrind" "$workdir/bulk.callgrind" "$workdir/embedded.callgrind" <<'EOF'
+"$PYTHON" - "$workdir/roster" "$OUT" "$workdir/remote.callgrind" "$workdir/bulk.callgrind" "$workdir/ldap.callgrind" \
+    "$workdir/embedded.callgrind" <<'EOF'
 # Collects the functions that ran in the roster binary from callgrind's compressed names
 # ("ob=(n) path" and "fn=(n) symbol" name an object or function the first time, "(n)" after).
 # The remote session's functions come first, then those only the bulk run ran, then those
-# only the embedded server ran, so that a client of a remote server keeps the fewest pages.
+# only the LDAP session ran, then those only the embedded server ran, so that a client of a
+# remote server keeps the fewest pages and one of an LDAP directory the next fewest.
 import re, sys
 binary, out, sessions = sys.argv[1], sys.argv[2], sys.argv[3:]
 def ran(path):
