@@ -19,7 +19,8 @@ import Testing
 @Suite("Access review against real servers", .serialized, .timeLimit(.minutes(5)))
 struct AccessReviewAgainstServersTests {
     static let token = "review-test-\(UUID().uuidString)"
-    let folder = NSTemporaryDirectory() + "roster-review-servers-" + UUID().uuidString
+    let scratch = TemporaryFolder("review-servers")
+    var folder: String { scratch.path }
 
     static var quiet: Logger { Logger(label: "review") { _ in SwiftLogNoOpLogHandler() } }
 

@@ -10,7 +10,9 @@ import RosterKitTestSupport
 /// handed in before it; many workers at once lose nothing and mix nothing up.
 @Suite("Change journal writing", .timeLimit(.minutes(2)))
 struct ChangeJournalWritingTests {
-    let path = NSTemporaryDirectory() + "roster-journal-writing-" + UUID().uuidString + "/journal.sqlite"
+    let scratch = TemporaryFolder("journal-writing")
+    /// In a folder the journal makes.
+    var path: String { scratch.path("state/journal.sqlite") }
 
     func entry(_ n: Int, run: String? = nil) -> JournalEntry {
         let user = User(id: "u\(n)", name: "Ana \(n)", email: "ana\(n)@example.com", role: .member, status: .active,

@@ -15,7 +15,8 @@ import Testing
 @Suite("Undo against real servers", .serialized, .timeLimit(.minutes(5)))
 struct UndoAgainstServersTests {
     static let token = "undo-test-\(UUID().uuidString)"
-    let folder = NSTemporaryDirectory() + "roster-undo-servers-" + UUID().uuidString
+    let scratch = TemporaryFolder("undo-servers")
+    var folder: String { scratch.path }
 
     static var quiet: Logger { Logger(label: "undo") { _ in SwiftLogNoOpLogHandler() } }
 

@@ -11,7 +11,9 @@ import Testing
 @Suite("Undo", .timeLimit(.minutes(5)))
 @MainActor
 struct UndoTests {
-    let folder = NSTemporaryDirectory() + "roster-undo-" + UUID().uuidString
+    let scratch = TemporaryFolder("undo")
+    /// The journal's folder, which the journal makes.
+    var folder: String { scratch.path("state") }
     let clock = ManualClock()
 
     func journal() throws -> ChangeJournal {

@@ -14,7 +14,7 @@ struct AgainstServerTests {
     static let token = "csv-test-\(UUID().uuidString)"
 
     func withServer(seed: Int, _ body: (RosterAPIDirectory, TemporaryFolder) async throws -> Void) async throws {
-        let folder = try TemporaryFolder()
+        let folder = TemporaryFolder()
         defer { folder.remove() }
         let server = try await UserAPIServer.start(
             ServerConfiguration(databasePath: folder.path("users.sqlite"), token: Self.token, seedCount: seed),

@@ -10,14 +10,13 @@ import Testing
 @Suite("Export model")
 struct ExportModelTests {
     let folder: TemporaryFolder
-    init() throws { folder = try TemporaryFolder() }
+    init() { folder = TemporaryFolder() }
 
     func directory(_ count: Int) -> InMemoryDirectory {
         InMemoryDirectory(users: (1...count).map { User.fixture(number: $0) })
     }
 
     @Test func writesEveryMatchingUserInTheQuerysOrderPageByPage() async throws {
-        defer { folder.remove() }
         let repository = directory(95)
         let activity = Activity()
         let query = UserQuery(search: "user000000", sort: .emailDescending, status: .suspended)
@@ -39,7 +38,6 @@ struct ExportModelTests {
     }
 
     @Test func eachPageIsOnDiskBeforeTheNextArrivesAndEscRemovesWhatWasWritten() async throws {
-        defer { folder.remove() }
         let repository = directory(10)
         let activity = Activity()
         let export = ExportModel(query: UserQuery(), columns: [.email], destination: folder.path("out.csv"),
@@ -63,7 +61,6 @@ struct ExportModelTests {
     }
 
     @Test func rOnAFailedExportRunsTheSameQueryAgainFromTheStart() async throws {
-        defer { folder.remove() }
         let repository = directory(5)
         let app = AppModel(directory: repository)
         app.start()

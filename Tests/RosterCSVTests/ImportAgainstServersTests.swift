@@ -18,7 +18,7 @@ import Testing
 struct ImportAgainstServersTests {
     static let token = "import-test-\(UUID().uuidString)"
     let folder: TemporaryFolder
-    init() throws { folder = try TemporaryFolder() }
+    init() { folder = TemporaryFolder() }
 
     static var quiet: Logger { Logger(label: "import") { _ in SwiftLogNoOpLogHandler() } }
 
@@ -135,7 +135,6 @@ struct ImportAgainstServersTests {
     }
 
     @Test func rosterServerAPI() async throws {
-        defer { folder.remove() }
         let server = try await UserAPIServer.start(
             ServerConfiguration(databasePath: folder.path("users.sqlite"), token: Self.token, seedCount: 0), logger: Self.quiet)
         do {
@@ -152,7 +151,6 @@ struct ImportAgainstServersTests {
     }
 
     @Test func scim2Server() async throws {
-        defer { folder.remove() }
         let peer = try SCIMPeer()
         defer { peer.stop() }
         let directory = SCIMDirectory(client: peer.client()), reader = SCIMDirectory(client: peer.client())

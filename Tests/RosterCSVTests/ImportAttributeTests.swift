@@ -13,7 +13,7 @@ import Testing
 @Suite("Import of profile attributes")
 struct ImportAttributeTests {
     let folder: TemporaryFolder
-    init() throws { folder = try TemporaryFolder() }
+    init() { folder = TemporaryFolder() }
 
     func plan(_ text: String, attributes: [UserAttribute]) throws -> ImportPlan {
         try ImportFileReader.plan(data: Data(text.utf8), path: "/tmp/users.csv", attributes: attributes)
@@ -62,7 +62,6 @@ struct ImportAttributeTests {
         #expect(ImportMapping(headers: ["Mail", "Rolle im Team"], attributes: []).choices.allSatisfy { $0.attribute == nil })
 
         let store = ImportMappingStore(path: folder.path("state/import-mappings.json"))
-        defer { folder.remove() }
         try store.remember(mapping)
         #expect(store.mapping(for: mapping.headers, attributes: [.title])?.fields == [.email, .attribute(.title)])
         #expect(store.mapping(for: mapping.headers, attributes: [])?.fields == [.email, nil], "kept for SCIM, ignored on the Roster API")
@@ -80,7 +79,6 @@ struct ImportAttributeTests {
     }
 
     @Test func aTitleChangeAloneIsAChangeThatSetsOnlyTheTitleAndUndoPutsItBack() async throws {
-        defer { folder.remove() }
         var ana = User.fixture(id: "u1", name: "Ana Silva", email: "ana@example.com", role: .member, status: .active)
         ana.attributes = [.title: "Engineer", .department: "R&D"]
         var bo = User.fixture(id: "u2", name: "Bo Berg", email: "bo@example.com", role: .member, status: .active)

@@ -10,7 +10,7 @@ import Testing
 @Suite("Import model")
 struct ImportModelTests {
     let folder: TemporaryFolder
-    init() throws { folder = try TemporaryFolder() }
+    init() { folder = TemporaryFolder() }
 
     /// `i`, the file's path, Enter: the preview, through the app as a person gets there.
     func preview(_ path: String, app: AppModel) async throws -> ImportModel {
@@ -28,7 +28,6 @@ struct ImportModelTests {
     struct PreviewError: Error { var problem: String }
 
     @Test func thePreviewCountsAndNamesBadRowsAndNothingIsSent() async throws {
-        defer { folder.remove() }
         let repository = InMemoryDirectory()
         let app = AppModel(directory: repository)
         let path = try folder.write("users.csv", hiresCSV(count: 10, badLines: [4: "Bad,not-an-email,,", 9: "Twin,hire001@example.com,,"]))
@@ -47,7 +46,6 @@ struct ImportModelTests {
     }
 
     @Test func aFileThatCannotBeReadKeepsThePromptOpenWithTheReason() async throws {
-        defer { folder.remove() }
         let app = AppModel(directory: InMemoryDirectory())
         let path = try folder.write("people.csv", "name,email\n\"Ana,ana@example.com\n")
         await #expect(throws: PreviewError.self) { try await preview(path, app: app) }
@@ -56,7 +54,6 @@ struct ImportModelTests {
     }
 
     @Test func aFileWithoutAnEmailColumnOpensThePreviewAskingForTheMapping() async throws {
-        defer { folder.remove() }
         let repository = InMemoryDirectory()
         let app = AppModel(directory: repository)
         let path = try folder.write("people.csv", "first,last,Work address\nAna,Silva,ana@example.com\n")
@@ -68,7 +65,6 @@ struct ImportModelTests {
     }
 
     @Test func createsTheGoodRowsReportsAPartialFailureAndWritesTheReportBesideTheFile() async throws {
-        defer { folder.remove() }
         let repository = InMemoryDirectory()
         await repository.failNext(.create, with: .validationFailed(ErrorBody(
             code: "validation_failed", message: "Some fields are not valid.",
@@ -94,7 +90,6 @@ struct ImportModelTests {
     }
 
     @Test func atMostFourCreatesAreInFlightAndEscStopsAfterThem() async throws {
-        defer { folder.remove() }
         let repository = InMemoryDirectory()
         var gates: [CallGate] = []
         for _ in 0..<4 { gates.append(await repository.holdNext(.create)) }
@@ -118,7 +113,6 @@ struct ImportModelTests {
     }
 
     @Test func ctrlCDuringAnImportAsksAndYesQuitsOnceTheReportIsWritten() async throws {
-        defer { folder.remove() }
         let repository = InMemoryDirectory()
         var gates: [CallGate] = []
         for _ in 0..<4 { gates.append(await repository.holdNext(.create)) }
@@ -146,7 +140,6 @@ struct ImportModelTests {
     }
 
     @Test func quittingAtOnceMidImportStillWritesTheReportWithTheRowsInFlightUnanswered() async throws {
-        defer { folder.remove() }
         let repository = InMemoryDirectory()
         let first = await repository.holdNext(.create)
         let app = AppModel(directory: repository)
@@ -171,7 +164,6 @@ struct ImportModelTests {
     }
 
     @Test func runningTheSameFileAgainCreatesNobodyTwice() async throws {
-        defer { folder.remove() }
         let repository = InMemoryDirectory()
         let app = AppModel(directory: repository)
         let path = try folder.write("users.csv", hiresCSV(count: 8))
@@ -216,7 +208,6 @@ struct ImportModelTests {
     }
 
     @Test func anEmailSomeoneTookMeanwhileIsAlreadyExistsNotAFailure() async throws {
-        defer { folder.remove() }
         let repository = InMemoryDirectory()
         // The lookup finds nobody; the email is taken before the create lands (a 409).
         let gate = await repository.holdNext(.create)

@@ -12,7 +12,7 @@ import Testing
 @Suite("Import updates and groups")
 struct ImportUpdateTests {
     let folder: TemporaryFolder
-    init() throws { folder = try TemporaryFolder() }
+    init() { folder = TemporaryFolder() }
 
     func preview(_ path: String, app: AppModel) async throws -> ImportModel {
         app.startImport()
@@ -28,7 +28,6 @@ struct ImportUpdateTests {
         + "Block sign in (Yes/No) [accountEnabled] Required,First name [givenName],Last name [surname]"
 
     @Test func thePreviewSortsRowsIntoNewChangedAndUnchangedAndAnUpdateChangesOnlyMappedFields() async throws {
-        defer { folder.remove() }
         let repository = InMemoryDirectory(users: [
             .fixture(id: "u1", name: "Ana Silva", email: "ana@example.com", role: .admin, status: .active),
             .fixture(id: "u2", name: "Bo Berg", email: "bo@example.com", role: .viewer, status: .active),
@@ -78,7 +77,6 @@ struct ImportUpdateTests {
     }
 
     @Test func groupsInTheFileAreJoinedAndMissingOnesCreatedAfterTheQuestion() async throws {
-        defer { folder.remove() }
         let repository = InMemoryDirectory(users: [.fixture(id: "u1", name: "Ana", email: "ana@example.com")])
         await repository.setTraits(DirectoryTraits(dialect: .roster, hasGroups: true))
         let sales = try #require(await repository.insertGroups(named: ["Sales"]).first)
@@ -107,7 +105,6 @@ struct ImportUpdateTests {
     }
 
     @Test func answeringNoImportsWithoutTheMissingGroupsAndSaysSo() async throws {
-        defer { folder.remove() }
         let repository = InMemoryDirectory()
         await repository.setTraits(DirectoryTraits(dialect: .roster, hasGroups: true))
         let app = AppModel(directory: repository)
@@ -123,7 +120,6 @@ struct ImportUpdateTests {
     }
 
     @Test func aColumnMappedByHandInThePreviewIsUsedAndRememberedForTheNextFile() async throws {
-        defer { folder.remove() }
         let repository = InMemoryDirectory()
         let app = AppModel(directory: repository)
         app.importMappings = ImportMappingStore(path: folder.path("state/import-mappings.json"))

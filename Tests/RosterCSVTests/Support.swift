@@ -1,28 +1,10 @@
 import Foundation
 import RosterKit
+import RosterKitTestSupport
 
-/// A fresh folder for one test's files, removed by `remove()`.
-struct TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("roster-csv-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    func write(_ name: String, _ text: String) throws -> String {
-        let path = path(name)
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
-
-    func read(_ name: String) throws -> String {
-        try String(contentsOfFile: path(name), encoding: .utf8)
-    }
-
-    var names: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).sorted() }
+extension TemporaryFolder {
+    /// A folder for one CSV test's files.
+    convenience init() { self.init("csv") }
 
     /// The import report written beside `input` (its name carries the time).
     func report(for input: String) throws -> String? {
@@ -30,8 +12,6 @@ struct TemporaryFolder {
         guard let name = names.last(where: { $0.hasPrefix("\(base).import-report-") && $0.hasSuffix(".csv") }) else { return nil }
         return try read(name)
     }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
 }
 
 /// A CSV of `count` new hires, `hire001@example.com`…, and the lines of `bad` rows replaced

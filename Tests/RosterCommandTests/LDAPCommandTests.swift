@@ -9,7 +9,8 @@ import Testing
 /// `roster --check` against a real slapd.
 @Suite("roster with an LDAP server", .serialized)
 struct LDAPCommandTests {
-    let folder = NSTemporaryDirectory() + "roster-ldap-settings-" + UUID().uuidString
+    let scratch = TemporaryFolder("ldap-settings")
+    var folder: String { scratch.path }
 
     func resolve(_ flags: Settings.Flags, config: String? = nil, environment: [String: String] = [:]) throws -> Settings {
         try FileManager.default.createDirectory(atPath: folder + "/config/roster", withIntermediateDirectories: true)

@@ -1,4 +1,5 @@
 import Foundation
+import RosterKitTestSupport
 import Testing
 @testable import roster
 
@@ -6,13 +7,13 @@ import Testing
 /// file's top level; the profile comes from --profile, else ROSTER_PROFILE, else "default".
 @Suite("Profiles")
 struct ProfileTests {
+    let scratch = TemporaryFolder("profiles")
     let folder: String
     let environment: [String: String]
     let config: String
 
     init() throws {
-        folder = NSTemporaryDirectory() + "roster-profiles-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        folder = scratch.path
         environment = ["HOME": folder, "XDG_CONFIG_HOME": folder + "/config", "XDG_DATA_HOME": folder + "/data",
                        "XDG_STATE_HOME": folder + "/state"]
         config = folder + "/roster.json"

@@ -1,4 +1,5 @@
 import Foundation
+import RosterKitTestSupport
 import Testing
 @testable import roster
 
@@ -6,7 +7,8 @@ import Testing
 /// wrong is refused, and each error names the file, the line and the column.
 @Suite("Settings file (JSON5)")
 struct SettingsJSON5Tests {
-    let folder = NSTemporaryDirectory() + "roster-json5-" + UUID().uuidString
+    let scratch = TemporaryFolder("json5")
+    var folder: String { scratch.path }
 
     func load(_ text: String) throws -> SettingsFile {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

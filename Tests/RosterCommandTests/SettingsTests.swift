@@ -1,6 +1,7 @@
 import Foundation
 import RosterApp
 import RosterKit
+import RosterKitTestSupport
 import Testing
 @testable import roster
 
@@ -8,11 +9,12 @@ import Testing
 /// beats the defaults; a bad file is an error that names the file and the key.
 @Suite("Settings")
 struct SettingsTests {
+    let scratch = TemporaryFolder("settings")
     let folder: String
     let environment: [String: String]
 
     init() throws {
-        folder = NSTemporaryDirectory() + "roster-settings-" + UUID().uuidString
+        folder = scratch.path
         try FileManager.default.createDirectory(atPath: folder + "/config/roster", withIntermediateDirectories: true)
         environment = ["HOME": folder, "XDG_CONFIG_HOME": folder + "/config", "XDG_DATA_HOME": folder + "/data",
                        "XDG_STATE_HOME": folder + "/state"]

@@ -7,11 +7,11 @@ import Testing
 /// Tokens from a file or a command: read at start, read once more on a 401, never logged.
 @Suite("Token refresh")
 struct TokenRefreshTests {
+    let scratch = TemporaryFolder("tokens")
     let folder: URL
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("roster-tokens-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = scratch.url
     }
 
     /// A command that prints `first` on its first run and `later` on every run after, counting

@@ -12,7 +12,8 @@ import Testing
 @Suite("Recent changes screen", .timeLimit(.minutes(2)))
 @MainActor
 struct RecentChangesScreenTests {
-    let folder = NSTemporaryDirectory() + "roster-u-" + UUID().uuidString
+    let scratch = TemporaryFolder("recent-changes")
+    var folder: String { scratch.path }
 
     func screen(columns: Int, rows: Int) async throws -> (AppModel, GridCanvas, AppController, InMemoryDirectory) {
         let directory = InMemoryDirectory(users: (1...5).map { number in

@@ -121,8 +121,28 @@ final class TmuxSession {
         return last
     }
 
+    /// Stops the tmux server and waits (up to 5 s) until the pane's command has ended: it gets
+    /// SIGHUP and may still write on its way out (a draft into its state folder), which would
+    /// make the folder again after the test removed it.
     func kill() {
+        let command = (try? panePID()).map { [$0] + Self.children(of: $0) } ?? []
         _ = try? tmux(["kill-server"])
+        let deadline = ContinuousClock.now + .seconds(5)
+        while command.contains(where: Self.isRunning), ContinuousClock.now < deadline {
+            usleep(10_000)
+        }
+    }
+
+    private static func children(of pid: Int32) -> [Int32] {
+        guard let result = try? run(["pgrep", "-P", String(pid)]) else { return [] }
+        return result.output.split(whereSeparator: \.isNewline).compactMap { Int32($0) }
+    }
+
+    /// Whether `pid` is a process that has not ended (a zombie has: nobody may reap it soon).
+    private static func isRunning(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let end = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(end, offsetBy: 2)] != "Z"
     }
 
     deinit { kill() }
