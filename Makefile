@@ -284,7 +284,7 @@ screenshots: tool-deps scim-peer ldap-deps
 # with BASE_BIN (a folder with another build's release roster) that build is measured beside it.
 # Config/roster.order: the functions a session of the release roster runs, seen by valgrind's
 # callgrind (scripts/order-file.sh); run it again when the code a session runs has changed much.
-order-file: tool-deps release-flags
+order-file: tool-deps ldap-deps release-flags
 	@command -v valgrind >/dev/null || { echo "Installing: valgrind"; \
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind; }
 	$(ROSTER_RELEASE)
