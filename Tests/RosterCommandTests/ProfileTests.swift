@@ -8,12 +8,12 @@ import Testing
 @Suite("Profiles")
 struct ProfileTests {
     let scratch = TemporaryFolder("profiles")
-    let folder: String
+    var folder: String { scratch.path }
     let environment: [String: String]
     let config: String
 
     init() throws {
-        folder = scratch.path
+        let folder = scratch.path
         environment = ["HOME": folder, "XDG_CONFIG_HOME": folder + "/config", "XDG_DATA_HOME": folder + "/data",
                        "XDG_STATE_HOME": folder + "/state"]
         config = folder + "/roster.json"

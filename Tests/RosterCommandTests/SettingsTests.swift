@@ -10,11 +10,11 @@ import Testing
 @Suite("Settings")
 struct SettingsTests {
     let scratch = TemporaryFolder("settings")
-    let folder: String
+    var folder: String { scratch.path }
     let environment: [String: String]
 
     init() throws {
-        folder = scratch.path
+        let folder = scratch.path
         try FileManager.default.createDirectory(atPath: folder + "/config/roster", withIntermediateDirectories: true)
         environment = ["HOME": folder, "XDG_CONFIG_HOME": folder + "/config", "XDG_DATA_HOME": folder + "/data",
                        "XDG_STATE_HOME": folder + "/state"]

@@ -8,11 +8,7 @@ import Testing
 @Suite("Token refresh")
 struct TokenRefreshTests {
     let scratch = TemporaryFolder("tokens")
-    let folder: URL
-
-    init() throws {
-        folder = scratch.url
-    }
+    var folder: URL { scratch.url }
 
     /// A command that prints `first` on its first run and `later` on every run after, counting
     /// its runs in a file.
