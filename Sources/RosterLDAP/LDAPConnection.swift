@@ -148,8 +148,8 @@ final class LDAPConnection {
         }
     }
 
-    struct SearchResult {
-        var entries: [LDAPEntry]
+    struct SearchResult<Entry> {
+        var entries: [Entry]
         /// The next page's cookie; empty at the end (RFC 2696). Nil without paging.
         var cookie: Data?
         /// The server's estimate of the result's size (0 when it does not say).
@@ -161,7 +161,19 @@ final class LDAPConnection {
     func search(
         base: String, scope: Scope, filter: String, attributes: [String], pageSize: Int? = nil, cookie: Data? = nil,
         sortKeys: String? = nil, sizeLimit: Int = 0, cancel: CancelFlag
-    ) throws -> SearchResult {
+    ) throws -> SearchResult<LDAPEntry> {
+        try search(base: base, scope: scope, filter: filter, attributes: attributes, pageSize: pageSize, cookie: cookie,
+                   sortKeys: sortKeys, sizeLimit: sizeLimit, cancel: cancel) { $0 }
+    }
+
+    /// The same, with each entry made into what the caller keeps (`read`) as it comes, while
+    /// the server is still sending the next: a page's entries are then mapped by the time its
+    /// last one is in, not after (docs/benchmarks.md, "An LDAP directory, the first screen a
+    /// seventh time").
+    func search<Entry>(
+        base: String, scope: Scope, filter: String, attributes: [String], pageSize: Int? = nil, cookie: Data? = nil,
+        sortKeys: String? = nil, sizeLimit: Int = 0, cancel: CancelFlag, reading read: (LDAPEntry) throws -> Entry
+    ) throws -> SearchResult<Entry> {
         let ld = try ld("search")
         var controls: [UnsafeMutablePointer<LDAPControl>?] = []
         defer { for control in controls { ldap_control_free(control) } }
@@ -201,11 +213,11 @@ final class LDAPConnection {
         }
         guard code == LDAP_SUCCESS else { throw error(code, "search") }
 
-        var result = SearchResult(entries: [], cookie: nil, estimatedTotal: 0)
+        var result = SearchResult<Entry>(entries: [], cookie: nil, estimatedTotal: 0)
         try wait(for: messageID, operation: "search", cancel: cancel) { message, type in
             switch type {
             case 0x64: // LDAP_RES_SEARCH_ENTRY
-                result.entries.append(entry(ld, message))
+                result.entries.append(try read(entry(ld, message)))
                 return false
             case 0x73: // LDAP_RES_SEARCH_REFERENCE: continuation references are not followed
                 return false

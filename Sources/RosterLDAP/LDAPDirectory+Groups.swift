@@ -20,14 +20,17 @@ extension LDAPDirectory {
         let estimate = LDAPPager.Estimate(vendor: root.vendor)
         let slice = try await mapped(schema) {
             try await session.run("search", mayRepeat: true) { connection, cancel in
+                // A large group's further members are read once the page is in: a search of
+                // their own on this connection, not one inside the page's.
                 let slice = try LDAPPager.page(connection, base: schema.groupsBase, filter: filter, attributes: schema.groupAttributes,
-                                               sortKey: sortKey, offset: offset, size: size, paging: paging, estimate: estimate, cancel: cancel)
-                return try LDAPPager.Slice(entries: slice.entries.map { try Self.withAllMembers($0, connection: connection, cancel: cancel) },
+                                               sortKey: sortKey, offset: offset, size: size, paging: paging, estimate: estimate,
+                                               cancel: cancel) { $0 }
+                return try LDAPPager.Slice(entries: slice.entries.map { Self.group(from: try Self.withAllMembers($0, connection: connection, cancel: cancel),
+                                                                                   schema: schema) },
                                            hasMore: slice.hasMore, estimatedTotal: slice.estimatedTotal)
             }
         }
-        let groups = slice.entries.map { Self.group(from: $0, schema: schema) }
-        return LDAPPager.rosterPage(slice, items: groups, query: query.page, perPage: query.perPage)
+        return LDAPPager.rosterPage(slice, query: query.page, perPage: query.perPage)
     }
 
     public func group(id: String) async throws -> Group {

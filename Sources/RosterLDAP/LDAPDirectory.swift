@@ -41,6 +41,7 @@ public actor LDAPDirectory: Directory {
     }
 
     /// Keeps the first schema resolved (another call may have resolved one meanwhile).
+    @discardableResult
     private func remember(_ schema: LDAPSchema) -> LDAPSchema {
         if let knownSchema { return knownSchema }
         knownSchema = schema
@@ -115,13 +116,13 @@ public actor LDAPDirectory: Directory {
                     connection, base: schema.peopleBase, filter: Self.userFilter(query, schema: schema),
                     attributes: schema.personAttributes, sortKey: root.offersSort ? schema.sortKey(query.sort) : nil,
                     offset: offset, size: size, paging: root.offersPaging, estimate: LDAPPager.Estimate(vendor: root.vendor),
-                    cancel: cancel)
+                    cancel: cancel
+                ) { LDAPUserMapping.user(from: $0, schema: schema) }
                 return (slice, schema)
             }
         }
-        let kept = remember(schema)
-        let users = slice.entries.map { LDAPUserMapping.user(from: $0, schema: kept) }
-        return LDAPPager.rosterPage(slice, items: users, query: query.page, perPage: query.perPage)
+        remember(schema)
+        return LDAPPager.rosterPage(slice, query: query.page, perPage: query.perPage)
     }
 
     public func user(id: String) async throws -> User {

@@ -5,8 +5,8 @@ import Foundation
 /// forward: the next page continues the connection's last cookie; any other page starts the
 /// search again and skips to it. Runs on the session's thread.
 enum LDAPPager {
-    struct Slice {
-        var entries: [LDAPEntry]
+    struct Slice<Item: Sendable>: Sendable {
+        var entries: [Item]
         var hasMore: Bool
         /// The server's estimate of the whole result (0 when it gives none).
         var estimatedTotal: Int
@@ -33,15 +33,17 @@ enum LDAPPager {
         }
     }
 
-    static func page(
+    /// The page's entries, each made into an `Item` by `read` as it comes (`LDAPConnection.search`).
+    static func page<Item: Sendable>(
         _ connection: LDAPConnection, base: String, filter: String, attributes: [String], sortKey: String?,
-        offset: Int, size: Int, paging: Bool, estimate meaning: Estimate, cancel: CancelFlag
-    ) throws -> Slice {
+        offset: Int, size: Int, paging: Bool, estimate meaning: Estimate, cancel: CancelFlag,
+        reading read: (LDAPEntry) throws -> Item
+    ) throws -> Slice<Item> {
         guard paging else {
             // No paging control: one search of everything up to this page, sliced here.
             let all = try connection.search(base: base, scope: .subtree, filter: filter, attributes: attributes,
                                             sortKeys: sortKey, cancel: cancel).entries
-            let slice = Array(all.dropFirst(offset).prefix(size))
+            let slice = try all.dropFirst(offset).prefix(size).map(read)
             return Slice(entries: slice, hasMore: all.count > offset + size, estimatedTotal: all.count)
         }
         let key = [base, filter, sortKey ?? "", attributes.joined(separator: ","), String(size)].joined(separator: "\u{1}")
@@ -71,7 +73,7 @@ enum LDAPPager {
             if cookie.isEmpty { return Slice(entries: [], hasMore: false, estimatedTotal: max(estimate, position)) }
         }
         let result = try connection.search(base: base, scope: .subtree, filter: filter, attributes: attributes,
-                                           pageSize: size, cookie: cookie, sortKeys: sortKey, cancel: cancel)
+                                           pageSize: size, cookie: cookie, sortKeys: sortKey, cancel: cancel, reading: read)
         let next = result.cookie ?? Data()
         if !next.isEmpty {
             connection.pagedCursor = LDAPConnection.PagedCursor(
@@ -84,8 +86,9 @@ enum LDAPPager {
 
     /// The page as Roster's `Page`: an exact total at the end, else the server's estimate when it
     /// is plausible, else "at least one more than seen".
-    static func rosterPage<Item>(_ slice: Slice, items: [Item], query page: Int, perPage: Int) -> Page<Item> {
-        let seen = (page - 1) * perPage + slice.entries.count
+    static func rosterPage<Item: Sendable>(_ slice: Slice<Item>, query page: Int, perPage: Int) -> Page<Item> {
+        let items = slice.entries
+        let seen = (page - 1) * perPage + items.count
         guard slice.hasMore else { return Page(items: items, page: page, perPage: perPage, total: seen) }
         if slice.estimatedTotal > seen { return Page(items: items, page: page, perPage: perPage, total: slice.estimatedTotal) }
         var result = Page(items: items, page: page, perPage: perPage, total: seen + 1)

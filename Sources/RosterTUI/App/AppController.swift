@@ -61,6 +61,13 @@ public final class AppController {
             try? await Task.sleep(for: grace)
             self?.renderIfStale(since: drawn)
         }
+        // The main thread is idle while the page is on its way: the frame is derived once then,
+        // unshown, so the first frame finds the presenter's code and the model's key paths (each
+        // made, and its types looked up by name, at its first use) ready.
+        Task { @MainActor [weak self] in
+            guard let self, frame == drawn else { return }
+            _ = renderer.content(size: canvas.size)
+        }
     }
 
     /// Handles a batch of events read together, then draws once.
