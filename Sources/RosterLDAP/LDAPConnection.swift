@@ -172,7 +172,7 @@ final class LDAPConnection {
     /// seventh time").
     func search<Entry>(
         base: String, scope: Scope, filter: String, attributes: [String], pageSize: Int? = nil, cookie: Data? = nil,
-        sortKeys: String? = nil, sizeLimit: Int = 0, cancel: CancelFlag, reading read: (LDAPEntry) throws -> Entry
+        sortKeys: String? = nil, sizeLimit: Int = 0, cancel: CancelFlag, reading read: (LDAPEntry) -> Entry
     ) throws -> SearchResult<Entry> {
         let ld = try ld("search")
         var controls: [UnsafeMutablePointer<LDAPControl>?] = []
@@ -217,7 +217,7 @@ final class LDAPConnection {
         try wait(for: messageID, operation: "search", cancel: cancel) { message, type in
             switch type {
             case 0x64: // LDAP_RES_SEARCH_ENTRY
-                result.entries.append(try read(entry(ld, message)))
+                result.entries.append(read(entry(ld, message)))
                 return false
             case 0x73: // LDAP_RES_SEARCH_REFERENCE: continuation references are not followed
                 return false

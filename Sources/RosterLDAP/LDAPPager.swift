@@ -37,13 +37,13 @@ enum LDAPPager {
     static func page<Item: Sendable>(
         _ connection: LDAPConnection, base: String, filter: String, attributes: [String], sortKey: String?,
         offset: Int, size: Int, paging: Bool, estimate meaning: Estimate, cancel: CancelFlag,
-        reading read: (LDAPEntry) throws -> Item
+        reading read: (LDAPEntry) -> Item
     ) throws -> Slice<Item> {
         guard paging else {
             // No paging control: one search of everything up to this page, sliced here.
             let all = try connection.search(base: base, scope: .subtree, filter: filter, attributes: attributes,
                                             sortKeys: sortKey, cancel: cancel).entries
-            let slice = try all.dropFirst(offset).prefix(size).map(read)
+            let slice = all.dropFirst(offset).prefix(size).map(read)
             return Slice(entries: slice, hasMore: all.count > offset + size, estimatedTotal: all.count)
         }
         let key = [base, filter, sortKey ?? "", attributes.joined(separator: ","), String(size)].joined(separator: "\u{1}")
