@@ -25,9 +25,10 @@ extension LDAPDirectory {
                 let slice = try LDAPPager.page(connection, base: schema.groupsBase, filter: filter, attributes: schema.groupAttributes,
                                                sortKey: sortKey, offset: offset, size: size, paging: paging, estimate: estimate,
                                                cancel: cancel) { $0 }
-                return try LDAPPager.Slice(entries: slice.entries.map { Self.group(from: try Self.withAllMembers($0, connection: connection, cancel: cancel),
-                                                                                   schema: schema) },
-                                           hasMore: slice.hasMore, estimatedTotal: slice.estimatedTotal)
+                let groups = try slice.entries.map { entry in
+                    Self.group(from: try Self.withAllMembers(entry, connection: connection, cancel: cancel), schema: schema)
+                }
+                return LDAPPager.Slice(entries: groups, hasMore: slice.hasMore, estimatedTotal: slice.estimatedTotal)
             }
         }
         return LDAPPager.rosterPage(slice, query: query.page, perPage: query.perPage)

@@ -63,9 +63,10 @@ public final class AppController {
         }
         // The main thread is idle while the page is on its way: the frame is derived once then,
         // unshown, so the first frame finds the presenter's code and the model's key paths (each
-        // made, and its types looked up by name, at its first use) ready.
+        // made, and its types looked up by name, at its first use) ready. Not once the page is
+        // in: its frame is next, and warms them itself.
         Task { @MainActor [weak self] in
-            guard let self, frame == drawn else { return }
+            guard let self, frame == drawn, model.list.state.isLoading else { return }
             _ = renderer.content(size: canvas.size)
         }
     }
